@@ -1,0 +1,62 @@
+// Builds everything the app runs from: the renderer bundle, the host/CLI bundle and, where their sources exist,
+// the Electron main, host process and preload bundles. Run by `npm install` (prepare) and `npm run build`.
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+const started = Date.now();
+const production = process.env.NODE_ENV === 'production';
+
+// Native modules are loaded at run time from the build that matches the running process (Node or Electron).
+const nodeExternals = ['better-sqlite3', 'node-pty', 'keytar', 'electron', 'bufferutil', 'utf-8-validate'];
+
+const jobs = [];
+
+rmSync(join(out, 'renderer'), { recursive: true, force: true });
+mkdirSync(join(out, 'renderer'), { recursive: true });
+if (existsSync(join(root, 'src-renderer/app/main.tsx'))) {
+  jobs.push(
+    build({
+      entryPoints: { app: join(root, 'src-renderer/app/main.tsx') },
+      outdir: join(out, 'renderer'),
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: ['chrome120'],
+      minify: production,
+      sourcemap: true,
+      jsx: 'automatic',
+      loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'file', '.png': 'file' },
+      define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+      logLevel: 'warning',
+    }).then(() => copyFileSync(join(root, 'src-renderer/app/index.html'), join(out, 'renderer/index.html'))),
+  );
+}
+
+const nodeBundle = (entry, outfile) =>
+  build({
+    entryPoints: [join(root, entry)],
+    outfile: join(out, outfile),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: ['node20'],
+    sourcemap: true,
+    external: nodeExternals,
+    logLevel: 'warning',
+  });
+
+jobs.push(nodeBundle('src-main/cli/omni.ts', 'cli/omni.cjs'));
+for (const [entry, outfile] of [
+  ['src-main/electron-main/main.ts', 'electron/main.js'],
+  ['src-main/electron-main/hostProcess.ts', 'electron/hostProcess.js'],
+  ['src-preload/preload.ts', 'electron/preload.js'],
+]) {
+  if (existsSync(join(root, entry))) jobs.push(nodeBundle(entry, outfile));
+}
+
+await Promise.all(jobs);
+console.log(`build: done in ${Date.now() - started} ms → dist/`);

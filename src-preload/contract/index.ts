@@ -1,0 +1,20 @@
+import { hostContract } from './host';
+import { ledgerContract } from './ledger';
+import { sessionContract } from './sessions';
+import { terminalContract } from './terminals';
+
+/** The one map of every call and stream between the UI and the host. Names are written here and nowhere else. */
+export const contract = {
+  ...hostContract,
+  ...sessionContract,
+  ...terminalContract,
+  ...ledgerContract,
+};
+export type Contract = typeof contract;
+
+export * from './define';
+export * from './errors';
+export * from './host';
+export * from './ledger';
+export * from './sessions';
+export * from './terminals';

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { call, stream } from './define';
+import { SessionId } from './sessions';
+
+export const TerminalId = z.string().regex(/^term_[A-Za-z0-9_-]{8,64}$/, 'expected a terminal id like "term_…"');
+
+const Cols = z.number().int().min(2).max(1000);
+const Rows = z.number().int().min(1).max(500);
+
+export const Terminal = z.object({
+  id: TerminalId,
+  sessionId: SessionId,
+  title: z.string(),
+  cwd: z.string(),
+  pid: z.number().int(),
+  cols: Cols,
+  rows: Rows,
+  status: z.enum(['running', 'exited']),
+  exitCode: z.number().int().nullable(),
+  createdAt: z.number().int(),
+});
+export type Terminal = z.infer<typeof Terminal>;
+
+/** One piece of terminal output, or the final notice that the shell exited. */
+export const TerminalEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('data'), data: z.string() }),
+  z.object({ type: z.literal('exit'), exitCode: z.number().int().nullable(), signal: z.number().int().nullable() }),
+]);
+export type TerminalEvent = z.infer<typeof TerminalEvent>;
+
+export const terminalContract = {
+  'terminal.open': call(z.object({ sessionId: SessionId, cols: Cols, rows: Rows }), Terminal),
+  'terminal.list': call(z.object({ sessionId: SessionId }), z.array(Terminal)),
+  'terminal.input': call(z.object({ id: TerminalId, data: z.string().max(1_000_000) }), z.object({})),
+  'terminal.resize': call(z.object({ id: TerminalId, cols: Cols, rows: Rows }), z.object({})),
+  /** Kills the whole process group and forgets the terminal. */
+  'terminal.close': call(z.object({ id: TerminalId }), z.object({})),
+  /** Replays the scrollback kept by the host, then live output; credit is counted in characters. */
+  'terminal.output': stream(z.object({ id: TerminalId }), TerminalEvent, (event) =>
+    event.type === 'data' ? event.data.length : 1,
+  ),
+};

@@ -1,0 +1,232 @@
+import type { z } from 'zod';
+import type { CallDef, CallNames, ContractMap, StreamDef, StreamItem, StreamNames } from '../contract/define';
+import { RpcError, invalidParams } from '../contract/errors';
+import { CreditWindow } from './creditWindow';
+import { DisposableStore, type Disposable } from './disposable';
+import { ClientFrame, MAX_FRAME_CHARS, type ServerFrame } from './frames';
+import type { Transport } from './transport';
+
+/** What a handler knows about the connection it serves. */
+export interface ConnectionContext {
+  readonly connectionId: number;
+  readonly transport: 'websocket' | 'messageport' | 'memory';
+}
+
+/** The producer's end of one stream subscription. */
+export interface StreamSink<T> {
+  push(item: T): void;
+  end(error?: RpcError): void;
+  /** Registers what to do when the consumer falls behind (e.g. pause a pty) and when it catches up. */
+  onFlowControl(pause: () => void, resume: () => void): void;
+  readonly isPaused: boolean;
+  readonly isClosed: boolean;
+}
+
+type CallHandler<C extends ContractMap, K extends CallNames<C>> = (
+  params: C[K] extends CallDef<infer Req> ? z.output<Req> : never,
+  ctx: ConnectionContext,
+) => Promise<C[K] extends CallDef<z.ZodType, infer Res> ? z.input<Res> : never> | (C[K] extends CallDef<z.ZodType, infer Res> ? z.input<Res> : never);
+
+type StreamHandler<C extends ContractMap, K extends StreamNames<C>> = (
+  key: C[K] extends StreamDef<infer Key> ? z.output<Key> : never,
+  sink: StreamSink<StreamItem<C, K>>,
+  ctx: ConnectionContext,
+) => Disposable | void;
+
+/** One handler per name in the contract; the compiler refuses a missing or misspelled one. */
+export type Handlers<C extends ContractMap> = { [K in CallNames<C>]: CallHandler<C, K> } & {
+  [K in StreamNames<C>]: StreamHandler<C, K>;
+};
+
+export interface RpcServerOptions {
+  maxFrameChars?: number;
+  /** Where unexpected handler failures are reported; the client only sees a generic INTERNAL error. */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+let nextConnectionId = 1;
+
+/**
+ * Serves one connection. Every incoming frame is treated as hostile: size-checked, parsed, validated against the
+ * frame schema and then against the contract, and answered with a typed error when anything is off.
+ */
+export class RpcServer<C extends ContractMap> implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly subscriptions = new Map<number, { window: CreditWindow<unknown>; owner: DisposableStore }>();
+  private readonly maxFrameChars: number;
+  readonly context: ConnectionContext;
+
+  constructor(
+    private readonly contract: C,
+    private readonly handlers: Handlers<C>,
+    private readonly transport: Transport,
+    transportKind: ConnectionContext['transport'],
+    private readonly options: RpcServerOptions = {},
+  ) {
+    this.maxFrameChars = options.maxFrameChars ?? MAX_FRAME_CHARS;
+    this.context = { connectionId: nextConnectionId++, transport: transportKind };
+    this.store.add(transport.onMessage((raw) => this.receive(raw)));
+    this.store.add(transport.onClose(() => this.dispose()));
+  }
+
+  private send(frame: ServerFrame): void {
+    if (this.store.isDisposed) return;
+    this.transport.send(JSON.stringify(frame));
+  }
+
+  private fail(id: number | null, error: RpcError): void {
+    this.send({ t: 'err', id, error: error.toBody() });
+  }
+
+  private receive(raw: unknown): void {
+    if (typeof raw !== 'string') {
+      this.fail(null, new RpcError('BAD_FRAME', 'frames must be JSON text'));
+      return;
+    }
+    if (raw.length > this.maxFrameChars) {
+      this.fail(null, new RpcError('FRAME_TOO_LARGE', `frame of ${raw.length} characters exceeds the limit of ${this.maxFrameChars}`));
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      this.fail(null, new RpcError('BAD_FRAME', 'frame is not valid JSON'));
+      return;
+    }
+    const parsed = ClientFrame.safeParse(json);
+    if (!parsed.success) {
+      const id = typeof json === 'object' && json !== null && Number.isSafeInteger((json as { id?: unknown }).id)
+        ? ((json as { id: number }).id)
+        : null;
+      this.fail(id, invalidParams('malformed frame', parsed.error).withCode('BAD_FRAME'));
+      return;
+    }
+    const frame = parsed.data;
+    switch (frame.t) {
+      case 'call':
+        void this.handleCall(frame.id, frame.method, frame.params);
+        return;
+      case 'sub':
+        this.handleSubscribe(frame.id, frame.stream, frame.key, frame.credit);
+        return;
+      case 'credit':
+        this.subscriptions.get(frame.id)?.window.grant(frame.credit);
+        return;
+      case 'unsub':
+        this.subscriptions.get(frame.id)?.owner.dispose();
+        return;
+    }
+  }
+
+  private lookup(name: string): CallDef | StreamDef | undefined {
+    return Object.hasOwn(this.contract, name) ? this.contract[name] : undefined;
+  }
+
+  private async handleCall(id: number, method: string, params: unknown): Promise<void> {
+    const def = this.lookup(method);
+    if (def?.kind !== 'call') {
+      this.fail(id, new RpcError('UNKNOWN_METHOD', `no method named "${method}"`));
+      return;
+    }
+    const req = def.req.safeParse(params ?? {});
+    if (!req.success) {
+      this.fail(id, invalidParams(`invalid parameters for ${method}`, req.error));
+      return;
+    }
+    try {
+      const handler = this.handlers[method as CallNames<C>] as (p: unknown, ctx: ConnectionContext) => unknown;
+      const result = await handler(req.data, this.context);
+      const res = def.res.safeParse(result);
+      if (!res.success) throw new Error(`handler for ${method} returned a value outside its contract: ${res.error.message}`);
+      this.send({ t: 'ok', id, result: res.data });
+    } catch (error) {
+      this.fail(id, this.toRpcError(method, error));
+    }
+  }
+
+  private handleSubscribe(id: number, name: string, rawKey: unknown, credit: number): void {
+    const def = this.lookup(name);
+    if (def?.kind !== 'stream') {
+      this.fail(id, new RpcError('UNKNOWN_STREAM', `no stream named "${name}"`));
+      return;
+    }
+    if (this.subscriptions.has(id)) {
+      this.fail(id, new RpcError('CONFLICT', `subscription id ${id} is already in use`));
+      return;
+    }
+    const key = def.key.safeParse(rawKey ?? {});
+    if (!key.success) {
+      this.fail(id, invalidParams(`invalid key for ${name}`, key.error));
+      return;
+    }
+    const owner = new DisposableStore();
+    let pause = (): void => {};
+    let resume = (): void => {};
+    let closed = false;
+    const end = (error?: RpcError): void => {
+      if (closed) return;
+      closed = true;
+      this.send(error ? { t: 'end', id, error: error.toBody() } : { t: 'end', id });
+      owner.dispose();
+    };
+    const window = new CreditWindow<unknown>(
+      credit,
+      Math.floor(credit / 20),
+      Math.max(credit * 16, 1 << 20),
+      (item) => this.send({ t: 'item', id, item }),
+      () => pause(),
+      () => resume(),
+    );
+    owner.add({
+      dispose: () => {
+        closed = true;
+        this.subscriptions.delete(id);
+      },
+    });
+    this.subscriptions.set(id, { window, owner });
+    const sink: StreamSink<unknown> = {
+      push: (item) => {
+        if (closed) return;
+        const checked = def.item.safeParse(item);
+        if (!checked.success) {
+          this.options.onInternalError?.(name, checked.error);
+          end(new RpcError('INTERNAL', `stream ${name} produced an item outside its contract`));
+          return;
+        }
+        if (!window.push(checked.data, def.weight(checked.data))) {
+          end(new RpcError('OVERFLOW', `stream ${name} fell too far behind and was closed; subscribe again`));
+        }
+      },
+      end,
+      onFlowControl: (onPause, onResume) => {
+        pause = onPause;
+        resume = onResume;
+      },
+      get isPaused() {
+        return window.isPaused;
+      },
+      get isClosed() {
+        return closed;
+      },
+    };
+    try {
+      const handler = this.handlers[name as StreamNames<C>] as (k: unknown, s: StreamSink<unknown>, c: ConnectionContext) => Disposable | void;
+      const disposable = handler(key.data, sink, this.context);
+      if (disposable) owner.add(disposable);
+    } catch (error) {
+      end(this.toRpcError(name, error));
+    }
+  }
+
+  private toRpcError(method: string, error: unknown): RpcError {
+    if (error instanceof RpcError) return error;
+    this.options.onInternalError?.(method, error);
+    return new RpcError('INTERNAL', `${method} failed unexpectedly; the host log has details`);
+  }
+
+  dispose(): void {
+    for (const { owner } of [...this.subscriptions.values()]) owner.dispose();
+    this.store.dispose();
+  }
+}
