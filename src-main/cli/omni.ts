@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import { resolveHome } from '../node/home';
+import { startServer } from '../server/server';
+import packageJson from '../../package.json';
+
+const usage = `Usage: omni <command> [options]
+
+Commands:
+  serve [--port N] [--home DIR] [--new-token]
+        Start the host headless and serve the UI at http://127.0.0.1:N/?token=…
+        (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
+  version   Print the version.
+  help      Print this help.`;
+
+class UsageError extends Error {}
+
+function parseFlags(args: string[], known: Record<string, 'value' | 'flag'>): Record<string, string | true> {
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
+    if (!name || !(name in known)) throw new UsageError(`unknown option "${arg}"`);
+    if (known[name] === 'flag') {
+      flags[name] = true;
+    } else {
+      const value = inline ?? args[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+      flags[name] = value;
+    }
+  }
+  return flags;
+}
+
+async function serve(args: string[]): Promise<void> {
+  const flags = parseFlags(args, { port: 'value', home: 'value', 'new-token': 'flag' });
+  const port = flags.port === undefined ? 0 : Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${String(flags.port)}"`);
+  const home = resolveHome(typeof flags.home === 'string' ? flags.home : undefined);
+  const server = await startServer({
+    home,
+    version: packageJson.version,
+    port,
+    rendererDir: join(__dirname, '..', 'renderer'),
+    rotateToken: flags['new-token'] === true,
+  });
+  console.log(`Omniscient Shell ready at ${server.url}`);
+  console.log(`home: ${home}`);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`omni: ${signal} received, stopping (terminals are closed, data is kept)`);
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await serve(rest);
+      return -1;
+    case 'version':
+    case '--version':
+      console.log(packageJson.version);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(usage);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(`omni: ${error.message}\n\n${usage}`);
+      process.exit(2);
+    }
+    console.error(`omni: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,105 @@
+import { homedir } from 'node:os';
+import { contract, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
+import { DisposableStore, type Handlers } from '../../src-preload/rpc';
+import { databasePath } from './home';
+import { Ledger } from './ledger/ledger';
+import { SessionService } from './sessions/sessionService';
+import { openDatabase, type Database } from './store/database';
+import { TerminalService } from './terminals/terminalService';
+
+export interface HostOptions {
+  home: string;
+  version: string;
+}
+
+export interface HostServices {
+  readonly handlers: Handlers<Contract>;
+  readonly db: Database;
+  readonly ledger: Ledger;
+  dispose(): Promise<void>;
+}
+
+/** Who acts through the bridge: the person at the UI (agents get their own actor ids in later layers). */
+const USER = 'user';
+
+/** Composes the host's services and implements every call and stream of the contract on top of them. */
+export async function createHostServices(options: HostOptions): Promise<HostServices> {
+  const startedAt = Date.now();
+  const db = openDatabase(databasePath(options.home));
+  const owner = new DisposableStore();
+  const ledger = owner.add(new Ledger(db));
+  const sessions = owner.add(new SessionService(db, ledger));
+  const terminals = new TerminalService(sessions, ledger);
+
+  const handlers: Handlers<Contract> = {
+    'host.info': () => ({
+      version: options.version,
+      home: options.home,
+      pid: process.pid,
+      startedAt,
+      platform: process.platform,
+      userHome: homedir(),
+    }),
+
+    'session.create': ({ workspace, name }) => sessions.create(workspace, name, USER),
+    'session.list': ({ includeClosed }) => sessions.list(includeClosed ?? false),
+    'session.rename': ({ id, name }) => sessions.rename(id, name, USER),
+    'session.close': async ({ id }) => {
+      const closed = sessions.close(id, USER);
+      await Promise.all(terminals.list(id).map((t) => terminals.close(t.id, USER)));
+      return closed;
+    },
+    'session.reopen': ({ id }) => sessions.reopen(id, USER),
+    'session.changes': (_key, sink) => sessions.onDidChange((change: SessionChange) => sink.push(change)),
+
+    'terminal.open': ({ sessionId, cols, rows }) => terminals.open(sessionId, cols, rows, USER),
+    'terminal.list': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return terminals.list(sessionId);
+    },
+    'terminal.input': ({ id, data }) => {
+      terminals.input(id, data);
+      return {};
+    },
+    'terminal.resize': ({ id, cols, rows }) => {
+      terminals.resize(id, cols, rows);
+      return {};
+    },
+    'terminal.close': async ({ id }) => {
+      await terminals.close(id, USER);
+      return {};
+    },
+    'terminal.output': ({ id }, sink) => terminals.attach(id, sink),
+
+    'ledger.list': ({ sessionId, beforeSeq, limit }) => ledger.list({ sessionId, beforeSeq, limit }),
+    'ledger.tail': ({ afterSeq }, sink) => {
+      // Catch up from storage first, then follow live appends; seq order is kept because both run synchronously.
+      let last = afterSeq;
+      for (let batch = ledger.after(last, 1000); batch.length > 0; batch = ledger.after(last, 1000)) {
+        for (const entry of batch) sink.push(entry);
+        last = batch[batch.length - 1].seq;
+      }
+      return ledger.onDidAppend((entry: LedgerEntry) => {
+        if (entry.seq > last) sink.push(entry);
+      });
+    },
+  };
+  // The contract and the handler map must name the same things; the type system checks it, this guards at runtime.
+  for (const name of Object.keys(contract)) {
+    if (!(name in handlers)) throw new Error(`host has no handler for ${name}`);
+  }
+
+  ledger.append({ type: 'host.start', actor: 'host', payload: { version: options.version, pid: process.pid } });
+
+  return {
+    handlers,
+    db,
+    ledger,
+    async dispose() {
+      await terminals.dispose();
+      ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
+      owner.dispose();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute } from 'node:path';
+import { RpcError, type Session, type SessionChange } from '../../../src-preload/contract';
+import { Emitter } from '../../../src-preload/rpc';
+import { newId } from '../base/ids';
+import type { Ledger } from '../ledger/ledger';
+import type { Database } from '../store/database';
+
+interface Row {
+  id: string;
+  name: string;
+  workspace: string;
+  status: 'open' | 'closed';
+  created_at: number;
+  updated_at: number;
+}
+
+const toSession = (row: Row): Session => ({
+  id: row.id,
+  name: row.name,
+  workspace: row.workspace,
+  status: row.status,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/** Resolves a workspace folder the user typed to its real path, or says exactly what is wrong with it. */
+export function resolveWorkspace(input: string): string {
+  if (!isAbsolute(input)) {
+    throw new RpcError('INVALID_PARAMS', `workspace "${input}" is not an absolute path; give the full path, e.g. /home/you/project`);
+  }
+  let real: string;
+  try {
+    real = realpathSync(input);
+  } catch {
+    throw new RpcError('NOT_FOUND', `workspace folder "${input}" does not exist; create it first or pick another folder`);
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new RpcError('INVALID_PARAMS', `workspace "${input}" is a file, not a folder`);
+  }
+  return real;
+}
+
+/** Sessions on workspace folders: created, renamed, closed and reopened by the user, kept in SQLite. */
+export class SessionService {
+  private readonly changed = new Emitter<SessionChange>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: Ledger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  create(workspaceInput: string, name: string | undefined, actor: string): Session {
+    const workspace = resolveWorkspace(workspaceInput);
+    const ts = this.now();
+    const row: Row = {
+      id: newId('ses'),
+      name: name ?? basename(workspace) ?? workspace,
+      workspace,
+      status: 'open',
+      created_at: ts,
+      updated_at: ts,
+    };
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO sessions (id, name, workspace, status, created_at, updated_at) VALUES (@id, @name, @workspace, @status, @created_at, @updated_at)')
+        .run(row);
+      this.ledger.append({ type: 'session.create', actor, sessionId: row.id, payload: { name: row.name, workspace } });
+    })();
+    const session = toSession(row);
+    this.changed.fire({ kind: 'created', session });
+    return session;
+  }
+
+  list(includeClosed = false): Session[] {
+    const sql = `SELECT * FROM sessions ${includeClosed ? '' : "WHERE status = 'open'"} ORDER BY created_at, id`;
+    return this.db.prepare<[], Row>(sql).all().map(toSession);
+  }
+
+  get(id: string): Session {
+    const row = this.db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?').get(id);
+    if (!row) throw new RpcError('NOT_FOUND', `no session with id ${id}`);
+    return toSession(row);
+  }
+
+  /** The session, which must be open (terminals cannot start in a closed one). */
+  getOpen(id: string): Session {
+    const session = this.get(id);
+    if (session.status !== 'open') throw new RpcError('INVALID_STATE', `session "${session.name}" is closed; reopen it first`);
+    return session;
+  }
+
+  rename(id: string, name: string, actor: string): Session {
+    const before = this.get(id);
+    return this.update(id, { name }, { type: 'session.rename', actor, payload: { from: before.name, to: name } });
+  }
+
+  close(id: string, actor: string): Session {
+    this.get(id);
+    return this.update(id, { status: 'closed' }, { type: 'session.close', actor, payload: {} });
+  }
+
+  reopen(id: string, actor: string): Session {
+    this.get(id);
+    return this.update(id, { status: 'open' }, { type: 'session.reopen', actor, payload: {} });
+  }
+
+  private update(
+    id: string,
+    fields: Partial<Pick<Row, 'name' | 'status'>>,
+    event: { type: string; actor: string; payload: Record<string, unknown> },
+  ): Session {
+    const ts = this.now();
+    this.db.transaction(() => {
+      this.db
+        .prepare('UPDATE sessions SET name = coalesce(@name, name), status = coalesce(@status, status), updated_at = @ts WHERE id = @id')
+        .run({ id, ts, name: fields.name ?? null, status: fields.status ?? null });
+      this.ledger.append({ ...event, sessionId: id });
+    })();
+    const session = this.get(id);
+    this.changed.fire({ kind: 'updated', session });
+    return session;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,56 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { loadNative } from '../base/native';
+import { migrations as defaultMigrations, type Migration } from './migrations';
+
+export type Database = BetterSqlite3.Database;
+
+export class SchemaTooNewError extends Error {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `${file} was written by a newer Omniscient Shell (schema ${found}; this version understands up to ${supported}). ` +
+        'It was left untouched. Update the app, or point OMNI_HOME at another folder.',
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Opens (creating if needed) the app database in WAL mode and brings its schema up to date. All pending
+ * migrations run in one BEGIN IMMEDIATE transaction: either every step lands or none does. A database from a
+ * newer schema is refused before anything is written to it.
+ */
+export function openDatabase(file: string, migrations: readonly Migration[] = defaultMigrations): Database {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
+  const db = new Sqlite(file, { timeout: 5000 });
+  try {
+    // Only the user may read the app's data (SQLite gives its -wal and -shm files the same mode).
+    chmodSync(file, 0o600);
+    const supported = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > supported) throw new SchemaTooNewError(file, current, supported);
+    db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a power loss can drop the last commits but never corrupts the database.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    const pending = migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version);
+    if (pending.length > 0) {
+      db.transaction(() => {
+        for (const step of pending) {
+          db.exec(step.sql);
+          db.pragma(`user_version = ${step.version}`);
+        }
+      }).immediate();
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

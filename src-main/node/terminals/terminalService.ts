@@ -1,0 +1,159 @@
+import { RpcError, type Terminal, type TerminalEvent } from '../../../src-preload/contract';
+import { DisposableStore, type Disposable, type StreamSink } from '../../../src-preload/rpc';
+import { newId } from '../base/ids';
+import type { Ledger } from '../ledger/ledger';
+import type { SessionService } from '../sessions/sessionService';
+import { PtyProcess } from './ptyProcess';
+import { Scrollback } from './scrollback';
+
+/** Characters of output each terminal keeps for replay when a card is reopened. */
+const SCROLLBACK_CHARS = 2 * 1024 * 1024;
+
+interface LiveTerminal {
+  info: Terminal;
+  pty: PtyProcess;
+  scrollback: Scrollback;
+  owner: DisposableStore;
+  /** Open output streams, ended with CLOSED when the terminal is closed. */
+  readers: Set<StreamSink<TerminalEvent>>;
+}
+
+/** What a terminal's shell sees of the host's environment: the user's, minus the host's own secrets and plumbing. */
+function shellEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined || key.startsWith('OMNI_') || key.startsWith('ELECTRON_') || key.startsWith('npm_')) continue;
+    env[key] = value;
+  }
+  env.TERM = 'xterm-256color';
+  env.COLORTERM = 'truecolor';
+  env.TERM_PROGRAM = 'OmniscientShell';
+  return env;
+}
+
+function defaultShell(): { shell: string; args: string[] } {
+  if (process.platform === 'win32') return { shell: process.env.COMSPEC ?? 'powershell.exe', args: [] };
+  return { shell: process.env.SHELL || '/bin/bash', args: [] };
+}
+
+/** Shells in pseudo-terminals, one per terminal card, running in their session's workspace. */
+export class TerminalService implements Disposable {
+  private readonly terminals = new Map<string, LiveTerminal>();
+
+  constructor(
+    private readonly sessions: SessionService,
+    private readonly ledger: Ledger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  open(sessionId: string, cols: number, rows: number, actor: string): Terminal {
+    const session = this.sessions.getOpen(sessionId);
+    const { shell, args } = defaultShell();
+    let pty: PtyProcess;
+    try {
+      pty = new PtyProcess({ shell, args, cwd: session.workspace, env: shellEnvironment(), cols, rows });
+    } catch (error) {
+      throw new RpcError('UNAVAILABLE', `could not start ${shell} in ${session.workspace}: ${(error as Error).message}`);
+    }
+    const info: Terminal = {
+      id: newId('term'),
+      sessionId,
+      title: shell.split('/').pop() ?? shell,
+      cwd: session.workspace,
+      pid: pty.pid,
+      cols,
+      rows,
+      status: 'running',
+      exitCode: null,
+      createdAt: this.now(),
+    };
+    const live: LiveTerminal = {
+      info,
+      pty,
+      scrollback: new Scrollback(SCROLLBACK_CHARS),
+      owner: new DisposableStore(),
+      readers: new Set(),
+    };
+    live.owner.add(pty);
+    live.owner.add(pty.onDidData((data) => live.scrollback.append(data)));
+    live.owner.add(
+      pty.onDidExit((exit) => {
+        info.status = 'exited';
+        info.exitCode = exit.exitCode;
+        this.ledger.append({ type: 'terminal.exit', actor: 'host', sessionId, payload: { terminalId: info.id, ...exit } });
+      }),
+    );
+    this.terminals.set(info.id, live);
+    this.ledger.append({ type: 'terminal.open', actor, sessionId, payload: { terminalId: info.id, shell, cwd: info.cwd, pid: info.pid } });
+    return { ...info };
+  }
+
+  private get(id: string): LiveTerminal {
+    const live = this.terminals.get(id);
+    if (!live) throw new RpcError('NOT_FOUND', `no terminal with id ${id}; it may have been closed`);
+    return live;
+  }
+
+  list(sessionId: string): Terminal[] {
+    return [...this.terminals.values()].filter((t) => t.info.sessionId === sessionId).map((t) => ({ ...t.info }));
+  }
+
+  input(id: string, data: string): void {
+    this.get(id).pty.write(data);
+  }
+
+  resize(id: string, cols: number, rows: number): void {
+    const live = this.get(id);
+    live.info.cols = cols;
+    live.info.rows = rows;
+    live.pty.resize(cols, rows);
+  }
+
+  async close(id: string, actor: string): Promise<void> {
+    const live = this.get(id);
+    this.terminals.delete(id);
+    await live.pty.kill();
+    for (const reader of live.readers) reader.end(new RpcError('CLOSED', 'the terminal was closed'));
+    live.owner.dispose();
+    this.ledger.append({ type: 'terminal.close', actor, sessionId: live.info.sessionId, payload: { terminalId: id } });
+  }
+
+  /** Replays the scrollback, then streams live output; the pty pauses while this reader is behind. */
+  attach(id: string, sink: StreamSink<TerminalEvent>): Disposable {
+    const live = this.get(id);
+    const reader = {};
+    const subscription = new DisposableStore();
+    sink.onFlowControl(
+      () => live.pty.pause(reader),
+      () => live.pty.resume(reader),
+    );
+    const replay = live.scrollback.snapshot();
+    if (replay.length > 0) sink.push({ type: 'data', data: replay });
+    const exit = live.pty.exit;
+    if (exit) {
+      sink.push({ type: 'exit', ...exit });
+      sink.end();
+      return subscription;
+    }
+    subscription.add(live.pty.readerGone(reader));
+    subscription.add(live.pty.onDidData((data) => sink.push({ type: 'data', data })));
+    subscription.add(
+      live.pty.onDidExit((info) => {
+        sink.push({ type: 'exit', ...info });
+        sink.end();
+      }),
+    );
+    live.readers.add(sink);
+    subscription.add({ dispose: () => live.readers.delete(sink) });
+    return subscription;
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.terminals.values()];
+    this.terminals.clear();
+    await Promise.all(all.map(async (live) => {
+      await live.pty.kill();
+      live.owner.dispose();
+    }));
+  }
+}
