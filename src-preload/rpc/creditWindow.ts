@@ -9,6 +9,7 @@ export class CreditWindow<T> {
   private paused = false;
   private readonly queue: { item: T; weight: number }[] = [];
   private queuedWeight = 0;
+  private drained: (() => void) | undefined;
 
   constructor(
     private readonly window: number,
@@ -25,6 +26,12 @@ export class CreditWindow<T> {
 
   get unacknowledged(): number {
     return this.outstanding;
+  }
+
+  /** Runs `fn` once everything queued has been delivered (at once if nothing is queued). */
+  whenDrained(fn: () => void): void {
+    if (this.queue.length === 0) fn();
+    else this.drained = fn;
   }
 
   /** Returns false when the queue limit is exceeded: the stream must then be ended with OVERFLOW. */
@@ -44,6 +51,11 @@ export class CreditWindow<T> {
       const next = this.queue.shift()!;
       this.queuedWeight -= next.weight;
       this.send(next.item, next.weight);
+    }
+    if (this.queue.length === 0 && this.drained) {
+      const fn = this.drained;
+      this.drained = undefined;
+      fn();
     }
     if (this.paused && this.queue.length === 0 && this.outstanding <= this.lowWater) {
       this.paused = false;

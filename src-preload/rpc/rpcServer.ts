@@ -164,11 +164,16 @@ export class RpcServer<C extends ContractMap> implements Disposable {
     let pause = (): void => {};
     let resume = (): void => {};
     let closed = false;
+    // A producer that ends still has its queued items delivered first; an overflow ends at once.
     const end = (error?: RpcError): void => {
       if (closed) return;
       closed = true;
-      this.send(error ? { t: 'end', id, error: error.toBody() } : { t: 'end', id });
-      owner.dispose();
+      const finish = (): void => {
+        this.send(error ? { t: 'end', id, error: error.toBody() } : { t: 'end', id });
+        owner.dispose();
+      };
+      if (error?.code === 'OVERFLOW') finish();
+      else window.whenDrained(finish);
     };
     const window = new CreditWindow<unknown>(
       credit,
