@@ -1,0 +1,47 @@
+import { WebglAddon } from '@xterm/addon-webgl';
+import type { Terminal } from '@xterm/xterm';
+
+/** Set `localStorage['omni.terminal.renderer'] = 'dom'` to keep the DOM renderer (tests read its text rows). */
+function domRendererForced(): boolean {
+  try {
+    return localStorage.getItem('omni.terminal.renderer') === 'dom';
+  } catch {
+    return false;
+  }
+}
+
+function canCreateWebgl2(): boolean {
+  try {
+    const context = document.createElement('canvas').getContext('webgl2');
+    context?.getExtension('WEBGL_lose_context')?.loseContext();
+    return context !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Switches `term` (already opened) to the WebGL renderer when the GPU allows it. Any failure, now or later
+ * (context loss: GPU reset, too many contexts), falls back to xterm's default DOM renderer.
+ */
+export function enableWebglRenderer(term: Terminal): { dispose(): void } {
+  if (domRendererForced() || !canCreateWebgl2()) return { dispose() {} };
+  let addon: WebglAddon | null = null;
+  try {
+    addon = new WebglAddon();
+    addon.onContextLoss(() => {
+      addon?.dispose();
+      addon = null;
+    });
+    term.loadAddon(addon);
+  } catch {
+    addon?.dispose();
+    addon = null;
+  }
+  return {
+    dispose() {
+      addon?.dispose();
+      addon = null;
+    },
+  };
+}
