@@ -1,0 +1,91 @@
+// The host inside Electron: a utility process (a Node process without Electron's browser APIs) that runs every
+// service of src-main/node and serves each window over its own MessagePort. The main process forks it, hands it
+// ports and restarts it if it dies; the window reconnects by itself when a new port arrives.
+import type { MessageEvent, ParentPort } from 'electron';
+import packageJson from '../../package.json';
+import { contract, type Contract } from '../../src-preload/contract';
+import { DisposableStore } from '../../src-preload/rpc/disposable';
+import { RpcServer } from '../../src-preload/rpc/rpcServer';
+import { resolveHome } from '../node/home';
+import { createHostServices } from '../node/hostServices';
+import { parseMainToHostMessage, type HostToMainMessage } from './hostProcessMessages';
+import { MessagePortMainTransport } from './messagePortMainTransport';
+
+/** Typed so that plain Node (where `parentPort` does not exist) is caught instead of crashing on `undefined`. */
+const parentPort: ParentPort | undefined = (process as { parentPort?: ParentPort }).parentPort;
+if (!parentPort) {
+  console.error('hostProcess.js runs inside Electron as a utility process; use `omni serve` to run the host under Node.');
+  process.exit(2);
+}
+const toMain = (message: HostToMainMessage): void => parentPort.postMessage(message);
+
+// The main process passes the app home (Electron's userData unless OMNI_HOME was set) in the environment.
+const home = resolveHome(process.env.OMNI_HOME);
+const services = createHostServices({ home, version: packageJson.version });
+
+/** One RPC server per window; a window that reloads gets a fresh port and replaces its old connection. */
+const connections = new Map<number, DisposableStore>();
+
+function disconnect(windowId: number): void {
+  connections.get(windowId)?.dispose();
+  connections.delete(windowId);
+}
+
+async function connect(windowId: number, event: MessageEvent): Promise<void> {
+  const port = event.ports[0];
+  if (!port) return;
+  const { handlers } = await services;
+  disconnect(windowId);
+  const owner = new DisposableStore();
+  const transport = new MessagePortMainTransport(port);
+  owner.add({ dispose: () => transport.close('replaced') });
+  owner.add(
+    new RpcServer<Contract>(contract, handlers, transport, 'messageport', {
+      onInternalError: (method, error) => console.error(`[host] ${method} failed:`, error),
+    }),
+  );
+  owner.add(
+    transport.onClose(() => {
+      if (connections.get(windowId) === owner) disconnect(windowId);
+    }),
+  );
+  connections.set(windowId, owner);
+}
+
+async function shutdown(): Promise<void> {
+  for (const windowId of [...connections.keys()]) disconnect(windowId);
+  try {
+    await (await services).dispose();
+  } finally {
+    process.exit(0);
+  }
+}
+
+parentPort.on('message', (event: MessageEvent) => {
+  const message = parseMainToHostMessage(event.data);
+  if (!message) return;
+  switch (message.type) {
+    case 'connect':
+      // If the services failed to start, the port is simply dropped: the process is about to exit anyway.
+      connect(message.windowId, event).catch(() => event.ports[0]?.close());
+      return;
+    case 'disconnect':
+      disconnect(message.windowId);
+      return;
+    case 'shutdown':
+      void shutdown();
+      return;
+  }
+});
+
+services.then(
+  () => toMain({ type: 'ready' }),
+  (error: unknown) => {
+    // Usually a native module built for the wrong ABI or an unreadable database; the main process shows this.
+    const message = error instanceof Error ? error.stack ?? error.message : String(error);
+    console.error('[host] could not start:', message);
+    toMain({ type: 'fatal', message });
+    // Give the message a moment to cross before the process goes away.
+    setTimeout(() => process.exit(1), 100);
+  },
+);

@@ -1,0 +1,68 @@
+import { ipcMain, MessageChannelMain, type IpcMainEvent, type WebContents, type WebFrameMain } from 'electron';
+import { DisposableStore, toDisposable, type Disposable } from '../../src-preload/rpc/disposable';
+import type { HostProcessSupervisor } from './hostProcessSupervisor';
+import { isRendererUrl } from './rendererOrigin';
+
+/** The preload's two channels; src-preload/preload.ts spells them the same way (it cannot import from here). */
+export const READY_CHANNEL = 'omni:ready';
+export const PORT_CHANNEL = 'omni:port';
+
+/** The top frame of `contents`, still showing our own app:// page. */
+function isTrustedTopFrame(contents: WebContents, frame: WebFrameMain | null): frame is WebFrameMain {
+  if (!frame || frame.parent !== null) return false;
+  const main = contents.mainFrame;
+  return frame.processId === main.processId && frame.routingId === main.routingId && isRendererUrl(frame.url);
+}
+
+/**
+ * Connects each window to the host with its own MessageChannelMain: one port to the host process, the other to
+ * the window's top frame. A port is only handed to a frame that asked for it from our own app:// page in one of
+ * our own windows; iframes, other pages and foreign windows get nothing. A reload asks again and gets a fresh
+ * pair; when the host process restarts, every connected window gets a fresh pair without asking.
+ */
+export class WindowPortBroker implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly connected = new Set<WebContents>();
+
+  constructor(
+    private readonly host: HostProcessSupervisor,
+    private readonly isOurWindow: (contents: WebContents) => boolean,
+  ) {
+    const onReady = (event: IpcMainEvent): void => this.onReady(event);
+    ipcMain.on(READY_CHANNEL, onReady);
+    this.store.add(toDisposable(() => ipcMain.removeListener(READY_CHANNEL, onReady)));
+    this.store.add(host.onDidStart(() => this.connected.forEach((contents) => this.handOver(contents))));
+  }
+
+  private onReady(event: IpcMainEvent): void {
+    const contents = event.sender;
+    if (!this.isOurWindow(contents) || !isTrustedTopFrame(contents, event.senderFrame)) {
+      console.warn(`[main] refused a port request from ${event.senderFrame?.url ?? 'an unknown frame'}`);
+      return;
+    }
+    if (!this.connected.has(contents)) {
+      this.connected.add(contents);
+      contents.once('destroyed', () => {
+        this.connected.delete(contents);
+        this.host.disconnect(contents.id);
+      });
+    }
+    this.handOver(contents);
+  }
+
+  private handOver(contents: WebContents): void {
+    if (contents.isDestroyed() || !isTrustedTopFrame(contents, contents.mainFrame)) return;
+    const { port1, port2 } = new MessageChannelMain();
+    if (!this.host.connect(contents.id, port2)) {
+      // No host right now; the supervisor's next start hands this window a port.
+      port1.close();
+      return;
+    }
+    contents.mainFrame.postMessage(PORT_CHANNEL, null, [port1]);
+  }
+
+  dispose(): void {
+    this.store.dispose();
+    this.connected.clear();
+  }
+}

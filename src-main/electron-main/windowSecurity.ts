@@ -1,0 +1,50 @@
+import { shell, type Session, type WebContents, type WebPreferences } from 'electron';
+import { isSafeExternalUrl } from './externalLinks';
+
+/**
+ * The window's web preferences: the page is untrusted (DESIGN.md, invariant 7). It runs in Chromium's sandbox,
+ * isolated from the preload's world, without Node, with the same-origin policy on and no <webview>. The preload
+ * only hands it a MessagePort.
+ */
+export function secureWebPreferences(preloadPath: string, allowDevTools: boolean): WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    experimentalFeatures: false,
+    webviewTag: false,
+    navigateOnDragDrop: false,
+    safeDialogs: true,
+    // The spellchecker downloads dictionaries from Google; the app makes no network requests of its own.
+    spellcheck: false,
+    devTools: allowDevTools,
+  };
+}
+
+/**
+ * No navigation, no new windows, no <webview>, for every web contents the app ever creates. The page is a
+ * single-page app that never needs to leave app://; an http(s) link opened in a new window goes to the system
+ * browser instead, anything else is dropped.
+ */
+export function hardenWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-frame-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
+
+/** Camera, microphone, notifications, geolocation, HID, USB, serial, clipboard reads...: all refused. */
+export function denyAllPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+  session.setDevicePermissionHandler(() => false);
+}
