@@ -14,6 +14,7 @@ export function StatusBar() {
   const lastError = useConnection((s) => s.lastError);
   const home = useConnection((s) => s.hostInfo?.home);
   const version = useConnection((s) => s.hostInfo?.version);
+  const hostPid = useConnection((s) => s.hostInfo?.pid);
   const via = isElectronWindow() ? 'app' : 'WebSocket';
 
   return (
@@ -22,6 +23,7 @@ export function StatusBar() {
         className={`connection-status ${status}`}
         data-testid="connection-status"
         data-status={status}
+        data-host-pid={hostPid}
         role="status"
         aria-live="polite"
         title={status === 'connected' ? `Connected to the host over ${via}` : (lastError ?? undefined)}

@@ -1,0 +1,126 @@
+import { _electron, chromium, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startHost, stopHost, type HostProcess } from './hostProcess';
+
+const root = join(__dirname, '..');
+
+export interface OmniApp {
+  readonly mode: 'electron' | 'web';
+  readonly page: Page;
+  /** The host's app home, fresh for every test. */
+  readonly home: string;
+  /** A fresh folder for workspaces (its real path, as the host reports workspaces). */
+  readonly scratch: string;
+  /** Makes a new empty folder under `scratch` and returns its path. */
+  newWorkspace(name: string): string;
+  /** Kills the host with SIGKILL (a crash, not a shutdown) and starts it again on the same port and home. */
+  restartHost(): Promise<void>;
+}
+
+/** Electron runs only where its binary was downloaded; everywhere else the same tests run against the web build. */
+function electronBinaryExists(): boolean {
+  const pathFile = join(root, 'node_modules/electron/path.txt');
+  if (!existsSync(pathFile)) return false;
+  return existsSync(join(root, 'node_modules/electron/dist', readFileSync(pathFile, 'utf8').trim()));
+}
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Tests read terminal text from xterm's DOM rows, so they pin the DOM renderer even where WebGL would work. */
+async function pinDomRenderer(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    try {
+      localStorage.setItem('omni.terminal.renderer', 'dom');
+    } catch {
+      // about:blank has no storage; the app's own origin does.
+    }
+  });
+}
+
+export const test = base.extend<{ omni: OmniApp }>({
+  // eslint-disable-next-line no-empty-pattern
+  omni: async ({}, use, testInfo) => {
+    const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-')));
+    const home = join(tmp, 'home');
+    const scratch = join(tmp, 'workspaces');
+    const userHome = join(tmp, 'user');
+    mkdirSync(home);
+    mkdirSync(scratch);
+    mkdirSync(userHome);
+    // Terminal shells read the user's dotfiles; a developer's ~/.bashrc (pyenv, nvm, ...) can take many seconds,
+    // so the host and its shells get an empty home of their own.
+    const hostEnv: Record<string, string> = {};
+    for (const [key, value] of Object.entries(process.env)) if (value !== undefined) hostEnv[key] = value;
+    Object.assign(hostEnv, { HOME: userHome, OMNI_HOME: home });
+    const pageErrors: string[] = [];
+    const newWorkspace = (name: string): string => {
+      const dir = join(scratch, name);
+      mkdirSync(dir, { recursive: true });
+      return dir;
+    };
+
+    let electronApp: ElectronApplication | undefined;
+    let browser: Browser | undefined;
+    let host: HostProcess | undefined;
+    let app: OmniApp;
+
+    if (electronBinaryExists()) {
+      electronApp = await _electron.launch({ args: [join(root, 'dist/electron/main.js')], cwd: root, env: hostEnv });
+      const page = await electronApp.firstWindow();
+      await pinDomRenderer(page);
+      app = {
+        mode: 'electron',
+        page,
+        home,
+        scratch,
+        newWorkspace,
+        // The Electron main owns the host process and restarts it; the status bar tells us its pid.
+        async restartHost() {
+          const pid = Number(await page.getByTestId('connection-status').getAttribute('data-host-pid'));
+          if (!pid) throw new Error('the status bar does not show the host pid');
+          process.kill(pid, 'SIGKILL');
+        },
+      };
+    } else {
+      const port = await freePort();
+      host = await startHost(port, home, hostEnv);
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+      const page = await context.newPage();
+      await pinDomRenderer(page);
+      await page.goto(host.url);
+      app = {
+        mode: 'web',
+        page,
+        home,
+        scratch,
+        newWorkspace,
+        async restartHost() {
+          await stopHost(host!, true);
+          host = await startHost(port, home, hostEnv);
+        },
+      };
+    }
+
+    app.page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
+    await use(app);
+
+    if (host && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('host-output', { body: host.output() });
+    await browser?.close();
+    await electronApp?.close();
+    if (host) await stopHost(host, false);
+    rmSync(tmp, { recursive: true, force: true });
+    expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
