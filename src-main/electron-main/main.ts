@@ -5,10 +5,10 @@ import { app, BrowserWindow, dialog, session, type WebContents } from 'electron'
 import { join } from 'node:path';
 import { registerAppSchemeAsPrivileged, serveRendererOverAppProtocol } from './appProtocol';
 import { HostProcessSupervisor } from './hostProcessSupervisor';
+import { createMainWindow } from './mainWindow';
 import { electronNativeModulesDir } from './nativeModulesDir';
-import { RENDERER_ENTRY_URL } from './rendererOrigin';
 import { WindowPortBroker } from './windowPortBroker';
-import { denyAllPermissions, hardenWebContents, secureWebPreferences } from './windowSecurity';
+import { denyAllPermissions, hardenWebContents } from './windowSecurity';
 
 // Bundled to dist/electron/main.js beside preload.js and hostProcess.js; the renderer build is dist/renderer.
 const preloadPath = join(__dirname, 'preload.js');
@@ -34,20 +34,9 @@ const isOurWindow = (contents: WebContents): boolean => {
 app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
 function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 720,
-    minHeight: 480,
-    title: 'Omniscient Shell',
-    show: false,
-    backgroundColor: '#11161d',
-    webPreferences: secureWebPreferences(preloadPath, !app.isPackaged),
-  });
+  const window = createMainWindow(preloadPath, !app.isPackaged);
   windows.add(window);
-  window.once('ready-to-show', () => window.show());
   window.on('closed', () => windows.delete(window));
-  void window.loadURL(RENDERER_ENTRY_URL);
   return window;
 }
 

@@ -1,30 +1,5 @@
-import { shell, type Session, type WebContents, type WebPreferences } from 'electron';
+import { shell, type Session, type WebContents } from 'electron';
 import { isSafeExternalUrl } from './externalLinks';
-
-/**
- * The window's web preferences: the page is untrusted (DESIGN.md, invariant 7). It runs in Chromium's sandbox,
- * isolated from the preload's world, without Node, with the same-origin policy on and no <webview>. The preload
- * only hands it a MessagePort.
- */
-export function secureWebPreferences(preloadPath: string, allowDevTools: boolean): WebPreferences {
-  return {
-    preload: preloadPath,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    safeDialogs: true,
-    // The spellchecker downloads dictionaries from Google; the app makes no network requests of its own.
-    spellcheck: false,
-    devTools: allowDevTools,
-  };
-}
 
 /**
  * No navigation, no new windows, no <webview>, for every web contents the app ever creates. The page is a
