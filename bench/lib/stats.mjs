@@ -1,0 +1,32 @@
+// Small numeric and formatting helpers for the report.
+
+export function median(values) {
+  const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (xs.length === 0) return NaN;
+  const mid = xs.length >> 1;
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+}
+
+export function round(value, digits = 1) {
+  if (!Number.isFinite(value)) return null;
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+export const MB = 1e6;
+
+export function fmt(value, unit = '', digits = 1) {
+  return Number.isFinite(value) ? `${value.toFixed(digits)}${unit}` : 'n/a';
+}
+
+export function ratioText(ratio) {
+  return Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : 'n/a';
+}
+
+/** Renders rows of cells as a left-aligned text table with a header and a rule. */
+export function table(header, rows) {
+  const all = [header, ...rows].map((r) => r.map((c) => String(c ?? '')));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r) => '  ' + r.map((c, i) => c.padEnd(widths[i])).join('   ').trimEnd();
+  return [line(all[0]), '  ' + widths.map((w) => '─'.repeat(w)).join('   '), ...all.slice(1).map(line)].join('\n');
+}

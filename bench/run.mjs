@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+// `npm run bench`: figures, each next to a reference measured in the same run (timings on this machine drift 2-4x
+// between runs, so only the ratios are comparable across runs). Prints a table, writes .cache/bench/latest.json,
+// and exits 0 unless something could not be measured at all.
+//
+// Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput runs per side, default 3),
+// BENCH_ONLY=throughput,coldstart,paint, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { CHROMIUM } from './lib/chromium.mjs';
+import { installCleanupHandlers, removeDir, tempDir } from './lib/cleanup.mjs';
+import { HostRpc, startHost } from './lib/host.mjs';
+import { preparePayload } from './lib/payload.mjs';
+import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
+import { measureColdStart } from './parts/coldStart.mjs';
+import { measureFirstPaint } from './parts/firstPaint.mjs';
+import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
+import { startReferenceServer } from './reference/server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = join(root, '.cache', 'bench');
+const payloadMb = Number(process.env.BENCH_MB ?? 50);
+const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
+const only = new Set((process.env.BENCH_ONLY ?? 'coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const diagnostics = process.env.BENCH_DIAG !== '0';
+
+const GOALS = { throughputRatio: 0.9, hostReadyMs: 300 };
+
+const log = (...args) => console.log(...args);
+const started = Date.now();
+installCleanupHandlers();
+
+function chromiumVersion() {
+  const r = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' });
+  return (r.stdout || '').trim() || 'unknown';
+}
+
+function buildApp() {
+  if (process.env.BENCH_NO_BUILD === '1') return 'skipped (BENCH_NO_BUILD=1)';
+  const r = spawnSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, encoding: 'utf8' });
+  if (r.status === 0) return 'ok';
+  const why = `${r.stdout}${r.stderr}`.trim().split('\n').slice(-8).join('\n');
+  if (!existsSync(join(root, 'dist/cli/omni.cjs'))) throw new Error(`npm run build failed and there is no previous build:\n${why}`);
+  log(`bench: the build failed; measuring the previous build in dist/:\n${why}`);
+  return 'failed (previous dist/ used)';
+}
+
+async function buildReferencePage() {
+  const out = join(cacheDir, 'reference');
+  mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: { page: join(root, 'bench/reference/page.mjs') },
+    outdir: out,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome120'],
+    logLevel: 'warning',
+  });
+  copyFileSync(join(root, 'bench/reference/index.html'), join(out, 'index.html'));
+  return { dir: out, source: readFileSync(join(out, 'page.js'), 'utf8') };
+}
+
+function rendererState() {
+  const app = join(root, 'dist/renderer/app.js');
+  if (!existsSync(app)) return { ok: false, why: 'dist/renderer/app.js does not exist (no renderer build)' };
+  if (!readFileSync(app, 'utf8').includes('__omniTerminalStats')) return { ok: false, why: 'the renderer build does not maintain window.__omniTerminalStats yet' };
+  return { ok: true };
+}
+
+const report = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, chromium: chromiumVersion() },
+  goals: GOALS,
+  errors: {},
+};
+
+async function part(name, fn) {
+  try {
+    report[name] = await fn();
+  } catch (error) {
+    report.errors[name] = error.stack ?? String(error);
+    log(`bench: ${name} could not be measured: ${error.message}`);
+  }
+}
+
+let host;
+let rpc;
+let reference;
+const homes = [];
+try {
+  log(`bench: ${report.machine.cpus} cores, Node ${process.version}, ${report.machine.chromium}`);
+  report.build = buildApp();
+  log(`bench: build ${report.build}`);
+  const renderer = rendererState();
+  const referencePage = await buildReferencePage();
+  const payload = preparePayload(join(cacheDir, `payload-${payloadMb}MB.txt`), Math.round(payloadMb * MB));
+  log(`bench: payload ${payload.path}: ${payload.bytes} bytes, ${payload.lines} lines, ${payload.crlf.length} characters through the pty`);
+  reference = await startReferenceServer({ dir: referencePage.dir, payload: payload.crlf });
+  const xtermOptions = rendererTerminalOptions(root);
+
+  if (only.has('coldstart')) {
+    log('\nHost cold start');
+    await part('coldStart', () => measureColdStart({ root, runs: 7, log }));
+  }
+
+  const home = tempDir('home');
+  const workspace = tempDir('workspace');
+  // The terminals' shells get an empty HOME: the user's ~/.bashrc (pyenv rehash, nvm, ...) would add seconds of
+  // start-up and lock contention that have nothing to do with the product.
+  const shellHome = tempDir('shell-home');
+  homes.push(home, workspace, shellHome);
+  host = await startHost(root, home, { ...process.env, HOME: shellHome });
+  rpc = await HostRpc.connect(host.port, host.token);
+  const session = await rpc.call('session.create', { workspace, name: 'bench' });
+
+  if (only.has('paint')) {
+    log('\nUI first paint');
+    await part('firstPaint', async () => {
+      if (!existsSync(join(root, 'dist/renderer/index.html'))) throw new Error('dist/renderer/index.html does not exist (no renderer build)');
+      return measureFirstPaint({ appUrl: host.url, referenceUrl: reference.url({ mode: 'paint', ...xtermOptions }), runs: 5, log });
+    });
+  }
+
+  if (only.has('throughput')) {
+    log(`\nTerminal throughput (${payloadMb} MB, ${throughputRuns} runs each, alternating)`);
+    await part('throughput', async () => {
+      if (!renderer.ok) throw new Error(renderer.why);
+      const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log });
+      const product = [];
+      const productDom = [];
+      const ref = [];
+      const rate = (r) => `${fmt(r.mbPerSec)} MB/s${r.capped ? ` (capped: ${fmt(r.chars / MB)} MB)` : ''}`;
+      for (let i = 0; i < throughputRuns; i++) {
+        product.push(await bench.product());
+        productDom.push(await bench.product({ renderer: 'dom' }));
+        ref.push(await bench.referenceRun(`run${i}`));
+        log(
+          `  run ${i + 1}/${throughputRuns}: product ${rate(product.at(-1))} [${product.at(-1).renderer}], ` +
+            `product with DOM renderer ${rate(productDom.at(-1))}, reference ${rate(ref.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
+        );
+      }
+      const result = {
+        payload: { bytes: payload.bytes, lines: payload.lines, charsParsed: payload.crlf.length },
+        geometry: bench.geometry,
+        xtermOptions,
+        productRenderer: product[0].renderer,
+        productGl: product[0].gl,
+        productMbPerSec: median(product.map((r) => r.mbPerSec)),
+        productDomMbPerSec: median(productDom.map((r) => r.mbPerSec)),
+        referenceMbPerSec: median(ref.map((r) => r.mbPerSec)),
+        referenceSelfTimedMbPerSec: median(ref.map((r) => r.selfTimed?.mbPerSec)),
+        runs: { product, productDom, reference: ref },
+      };
+      result.ratio = result.productMbPerSec / result.referenceMbPerSec;
+      result.domRatio = result.productDomMbPerSec / result.referenceMbPerSec;
+      if (diagnostics) {
+        log('  diagnostics (not counted): a product run (DOM renderer) with a WebSocket probe and the CPU profiler, a profiled reference run');
+        result.diagnostics = {
+          product: await bench.product({ profile: true, probe: true, renderer: 'dom' }),
+          reference: await bench.referenceRun('diag', { profile: true, profileSources: { '/page.js': referencePage.source } }),
+        };
+      }
+      return result;
+    });
+  }
+} catch (error) {
+  report.errors.setup = error.stack ?? String(error);
+  log(`bench: setup failed: ${error.stack ?? error}`);
+} finally {
+  rpc?.close();
+  await host?.stop();
+  await reference?.close();
+  for (const dir of homes) removeDir(dir);
+}
+
+report.durationMs = Date.now() - started;
+printReport(report);
+mkdirSync(cacheDir, { recursive: true });
+writeFileSync(join(cacheDir, 'latest.json'), JSON.stringify(report, (_k, v) => (typeof v === 'number' ? round(v, 2) : v), 2));
+log(`\nbench: ${((Date.now() - started) / 1000).toFixed(0)} s; results in .cache/bench/latest.json`);
+process.exit(Object.keys(report.errors).length > 0 ? 1 : 0);
+
+function verdict(ok) {
+  return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
+}
+
+function printReport(r) {
+  log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
+  const t = r.throughput;
+  if (t) {
+    const n = t.runs.product.length;
+    log(`\n1. Terminal throughput end to end: ${fmt(t.payload.charsParsed / MB)} MB of text through xterm.js, ${t.geometry.cols}x${t.geometry.rows}, scrollback ${t.xtermOptions.scrollback} (medians of ${n})`);
+    const cpu = (runs, pick) => fmt(median(runs.map(pick)), '', 0);
+    const row = (label, runs, mbps, ratio, goal) => [
+      label,
+      fmt(mbps),
+      ratioText(ratio),
+      goal ? `≥ ${GOALS.throughputRatio.toFixed(2)}×` : '',
+      goal ? verdict(ratio >= GOALS.throughputRatio) : '',
+      runs.map((x) => fmt(x.mbPerSec) + (x.capped ? '*' : '')).join(' / '),
+      `${cpu(runs, (x) => x.cpuMs.browser.renderer)} / ${cpu(runs, (x) => x.cpuMs.browser['gpu-process'])} / ${cpu(runs, (x) => x.cpuMs.host ?? x.cpuMs.server)}`,
+    ];
+    log(
+      table(
+        ['', 'MB/s', 'ratio', 'goal', '', 'runs', 'CPU ms: renderer / gpu / host or server'],
+        [
+          row(`product as shipped (renderer: ${rendererLabel(t)})`, t.runs.product, t.productMbPerSec, t.ratio, true),
+          row('product, DOM renderer forced', t.runs.productDom, t.productDomMbPerSec, t.domRatio, false),
+          row('REFERENCE: bare xterm.js + raw WebSocket', t.runs.reference, t.referenceMbPerSec, 1, false),
+        ],
+      ),
+    );
+    if ([...t.runs.product, ...t.runs.productDom].some((x) => x.capped)) log(`  * capped: the run was stopped after ${process.env.BENCH_RUN_CAP_MS ?? 12000} ms and rated on what had been parsed`);
+    log(`  reference self-timed in the page from its first WebSocket message: ${fmt(t.referenceSelfTimedMbPerSec)} MB/s`);
+    const d = t.diagnostics;
+    if (d) {
+      const f = d.product.frames;
+      if (f) {
+        log(
+          `  diagnostic product run (DOM renderer, ${fmt(d.product.mbPerSec)} MB/s under the profiler): ${f.frames} item frames ` +
+            `(median ${fmt(f.frameChars.median, '', 0)} chars, max ${fmt(f.frameChars.max, '', 0)}) against ${d.reference.selfTimed?.messages ?? '?'} messages for the reference; ` +
+            `${f.creditFrames} credit frames (median ${fmt(f.creditPerFrame, '', 0)} chars); credit frame → next item ${fmt(f.creditToNextFrameMs, ' ms', 2)} (median); ` +
+            `${f.gapsOver5ms} pauses > 5 ms between item arrivals, totalling ${fmt(f.timeInGapsOver5msMs, ' ms', 0)} of ${fmt(d.product.ms, ' ms', 0)}`,
+        );
+      }
+      for (const [name, run] of [['product (DOM)', d.product], ['reference', d.reference]]) {
+        if (!run.profile) continue;
+        const groups = Object.entries(run.profile.groups).slice(0, 8).map(([g, ms]) => `${g} ${(100 * ms / run.profile.totalMs).toFixed(0)}%`);
+        log(`  ${name} renderer main thread, self time: ${groups.join(', ')}`);
+      }
+    }
+  } else log(`\n1. Terminal throughput: not measured (${firstLine(r.errors.throughput)})`);
+
+  const c = r.coldStart;
+  if (c) {
+    log(`\n2. Host cold start to ready (median of ${c.runs}; reference: bare node http server)`);
+    log(
+      table(
+        ['', 'host', 'reference', 'host − ref', 'goal', ''],
+        [
+          ['fresh home (DB created)', fmt(c.freshMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.freshMs - c.referenceMs, ' ms', 0), `≤ ${GOALS.hostReadyMs} ms`, verdict(c.freshMs <= GOALS.hostReadyMs)],
+          ['warm home', fmt(c.warmMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.warmMs - c.referenceMs, ' ms', 0), `≤ ${GOALS.hostReadyMs} ms`, verdict(c.warmMs <= GOALS.hostReadyMs)],
+          ['  of which: load CLI bundle (omni version)', fmt(c.bundleLoadMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.bundleLoadMs - c.referenceMs, ' ms', 0)],
+        ],
+      ),
+    );
+  } else log(`\n2. Host cold start: not measured (${firstLine(r.errors.coldStart)})`);
+
+  const p = r.firstPaint;
+  if (p) {
+    log(`\n3. UI first paint, from navigation (median of ${p.runs}, HTTP cache disabled; reference: bare xterm.js page)`);
+    log(
+      table(
+        ['', 'app', 'reference FCP', 'app − ref'],
+        [
+          ['first contentful paint', fmt(p.app.fcpMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.fcpMs - p.reference.fcpMs, ' ms', 0)],
+          ['sidebar painted', fmt(p.app.sidebarMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.sidebarMs - p.reference.fcpMs, ' ms', 0)],
+          ['session list painted (after RPC)', fmt(p.app.sessionListMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.sessionListMs - p.reference.fcpMs, ' ms', 0)],
+        ],
+      ),
+    );
+  } else log(`\n3. UI first paint: not measured (${firstLine(r.errors.firstPaint)})`);
+  if (r.errors.setup) log(`\nsetup failed: ${firstLine(r.errors.setup)}`);
+}
+
+function rendererLabel(t) {
+  if (t.productRenderer !== 'webgl') return t.productRenderer;
+  return /swiftshader|llvmpipe|software/i.test(t.productGl ?? '') ? 'WebGL on SwiftShader, i.e. software GL' : 'WebGL';
+}
+
+function firstLine(text) {
+  return String(text ?? 'not run').split('\n')[0];
+}
