@@ -1,18 +1,11 @@
-import { ipcMain, MessageChannelMain, type IpcMainEvent, type WebContents, type WebFrameMain } from 'electron';
+import { ipcMain, MessageChannelMain, type IpcMainEvent, type WebContents } from 'electron';
 import { DisposableStore, toDisposable, type Disposable } from '../../src-preload/rpc/disposable';
 import type { HostProcessSupervisor } from './hostProcessSupervisor';
-import { isRendererUrl } from './rendererOrigin';
+import { isTrustedTopFrame } from './trustedFrame';
 
 /** The preload's two channels; src-preload/preload.ts spells them the same way (it cannot import from here). */
 export const READY_CHANNEL = 'omni:ready';
 export const PORT_CHANNEL = 'omni:port';
-
-/** The top frame of `contents`, still showing our own app:// page. */
-function isTrustedTopFrame(contents: WebContents, frame: WebFrameMain | null): frame is WebFrameMain {
-  if (!frame || frame.parent !== null) return false;
-  const main = contents.mainFrame;
-  return frame.processId === main.processId && frame.routingId === main.routingId && isRendererUrl(frame.url);
-}
 
 /**
  * Connects each window to the host with its own MessageChannelMain: one port to the host process, the other to
@@ -36,7 +29,7 @@ export class WindowPortBroker implements Disposable {
 
   private onReady(event: IpcMainEvent): void {
     const contents = event.sender;
-    if (!this.isOurWindow(contents) || !isTrustedTopFrame(contents, event.senderFrame)) {
+    if (!this.isOurWindow(contents) || !isTrustedTopFrame(contents.mainFrame, event.senderFrame)) {
       console.warn(`[main] refused a port request from ${event.senderFrame?.url ?? 'an unknown frame'}`);
       return;
     }
@@ -51,7 +44,7 @@ export class WindowPortBroker implements Disposable {
   }
 
   private handOver(contents: WebContents): void {
-    if (contents.isDestroyed() || !isTrustedTopFrame(contents, contents.mainFrame)) return;
+    if (contents.isDestroyed() || !isTrustedTopFrame(contents.mainFrame, contents.mainFrame)) return;
     const { port1, port2 } = new MessageChannelMain();
     if (!this.host.connect(contents.id, port2)) {
       // No host right now; the supervisor's next start hands this window a port.
