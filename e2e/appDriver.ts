@@ -6,7 +6,8 @@ import { join } from 'node:path';
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const dir = join(__dirname, '../test-results/screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) });
+  // Transitions finish first (a color-scheme switch fades Pico's buttons), so the shot shows the settled UI.
+  await page.screenshot({ path: join(dir, `${name}.png`), animations: 'disabled' });
 }
 
 export async function expectConnected(page: Page): Promise<void> {

@@ -24,6 +24,25 @@ test.describe('terminal cards', () => {
     await saveScreenshot(page, 'session-terminal-dark');
   });
 
+  test('a flood of output arrives complete under flow control', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('flood'), 'Flood');
+    const card = await openTerminal(page);
+    const id = await card.getAttribute('data-terminal-id');
+    const parsed = (): Promise<number> =>
+      page.evaluate((terminalId) => {
+        const stats = (window as { __omniTerminalStats?: Record<string, { bytesParsed: number }> }).__omniTerminalStats;
+        return stats?.[terminalId!]?.bytesParsed ?? 0;
+      }, id);
+
+    // ~1.2 MB: twelve times the credit window, so the host must pause and resume the pty to deliver it all.
+    await runInTerminal(page, card, 'seq 1 200000; echo flood-$((1+1))-done');
+    await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^flood-2-done$/m);
+    expect(await terminalText(card)).toMatch(/^200000$/m);
+    expect(await parsed()).toBeGreaterThan(1_200_000);
+  });
+
   test('cards keep their screen across views and come back after a reload', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);

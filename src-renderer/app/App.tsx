@@ -19,10 +19,10 @@ export function App() {
       <main className="main-area">
         <ViewTabs />
         <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
-          <SessionPanels hidden={false} />
+          <SessionPanels />
         </div>
         <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
-          <LedgerView hidden={false} />
+          <LedgerView />
         </div>
       </main>
       <StatusBar />

@@ -6,7 +6,7 @@ import { SessionView } from '../features/terminals/SessionView';
  * Every session the user has looked at stays mounted and is only hidden, so its terminals keep their screens and
  * streams while another session or the ledger is in front.
  */
-export function SessionPanels({ hidden }: { hidden: boolean }) {
+export function SessionPanels() {
   const sessions = useSessions((s) => s.sessions);
   const selectedId = useSessions((s) => s.selectedId);
   const loaded = useSessions((s) => s.loaded);
@@ -18,7 +18,7 @@ export function SessionPanels({ hidden }: { hidden: boolean }) {
 
   const mounted = sessions.filter((s) => visited.includes(s.id) || s.id === selectedId);
   return (
-    <div className="session-panels" hidden={hidden}>
+    <div className="session-panels">
       {loaded && !sessions.some((s) => s.id === selectedId) && (
         <div className="welcome">
           <h2>No session selected</h2>

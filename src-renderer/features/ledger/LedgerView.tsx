@@ -5,7 +5,7 @@ import { useLedger } from './ledgerStore';
 import { useLedgerFeed } from './useLedgerFeed';
 
 /** The audit ledger, newest first, live, filterable by session and type, paged backwards on demand. */
-export function LedgerView({ hidden }: { hidden: boolean }) {
+export function LedgerView() {
   const { loadOlder } = useLedgerFeed();
   const entries = useLedger((s) => s.entries);
   const sessionFilter = useLedger((s) => s.sessionFilter);
@@ -30,7 +30,7 @@ export function LedgerView({ hidden }: { hidden: boolean }) {
     });
 
   return (
-    <section className="ledger-view" hidden={hidden} aria-label="Ledger" data-testid="ledger-view">
+    <section className="ledger-view" aria-label="Ledger" data-testid="ledger-view">
       <header className="ledger-toolbar">
         <h2>Ledger</h2>
         <label>

@@ -47,7 +47,6 @@ export class TerminalController implements Disposable {
       fontFamily: 'ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
       scrollback: 10_000,
-      theme: currentTerminalTheme(),
     });
     this.term.loadAddon(this.fit);
     this.term.loadAddon(this.search);
@@ -56,7 +55,14 @@ export class TerminalController implements Disposable {
     this.term.open(container);
     this.store.add(enableWebglRenderer(this.term));
     this.store.add(this.term.onData((data) => this.sendInput(data)));
-    this.store.add(onColorSchemeChange(() => (this.term.options.theme = currentTerminalTheme())));
+    const applyTheme = (): void => {
+      const theme = currentTerminalTheme();
+      this.term.options.theme = theme;
+      // The padding around the grid belongs to the terminal too, so it takes the terminal's background.
+      container.style.backgroundColor = theme.background ?? '';
+    };
+    applyTheme();
+    this.store.add(onColorSchemeChange(applyTheme));
     terminalStats(id);
 
     const observer = new ResizeObserver(() => this.fitToContainer());
