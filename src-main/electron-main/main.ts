@@ -14,6 +14,8 @@ import { denyAllPermissions, hardenWebContents } from './windowSecurity';
 const preloadPath = join(__dirname, 'preload.js');
 const hostProcessPath = join(__dirname, 'hostProcess.js');
 const rendererDir = join(__dirname, '..', 'renderer');
+// Not app.getAppPath(): launched as `electron dist/electron/main.js` (as Playwright does) that is dist/electron.
+const projectRoot = join(__dirname, '..', '..');
 
 // An explicit OMNI_HOME (tests, a second profile) also moves Chromium's profile, so two homes never share a
 // profile or the single-instance lock. Otherwise the app home is Electron's userData (DESIGN.md, Data).
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   serveRendererOverAppProtocol(defaultSession, rendererDir);
 
   const nativeModulesDir = electronNativeModulesDir({
-    appPath: app.getAppPath(),
+    appPath: projectRoot,
     isPackaged: app.isPackaged,
     electronVersion: process.versions.electron,
     env: process.env,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 export const NATIVE_BUILD_MARKER = 'omni-electron-native.json';
 
 export interface NativeModulesContext {
+  /** The project folder, which holds .cache/ (not consulted in a packaged app). */
   readonly appPath: string;
   readonly isPackaged: boolean;
   readonly electronVersion: string;
