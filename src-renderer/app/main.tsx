@@ -2,6 +2,7 @@
 import '@picocss/pico/css/pico.min.css';
 import '@xterm/xterm/css/xterm.css';
 import './app.css';
+import './layout.css';
 
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

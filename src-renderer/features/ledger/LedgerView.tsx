@@ -1,3 +1,4 @@
+import './ledger.css';
 import { useMemo, useState } from 'react';
 import { useSessions } from '../sessions/sessionsStore';
 import { LedgerRow } from './LedgerRow';

@@ -1,3 +1,4 @@
+import './terminalCard.css';
 import { useEffect, useRef, useState } from 'react';
 import type { Terminal } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
