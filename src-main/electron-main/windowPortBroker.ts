@@ -35,9 +35,11 @@ export class WindowPortBroker implements Disposable {
     }
     if (!this.connected.has(contents)) {
       this.connected.add(contents);
+      // Read the id now: a destroyed WebContents throws on property access.
+      const windowId = contents.id;
       contents.once('destroyed', () => {
         this.connected.delete(contents);
-        this.host.disconnect(contents.id);
+        this.host.disconnect(windowId);
       });
     }
     this.handOver(contents);
