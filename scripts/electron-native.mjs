@@ -22,7 +22,7 @@
 // would rebuild the project's node_modules in place.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const NATIVE_MODULES = ['better-sqlite3', 'node-pty', 'keytar'];
@@ -254,7 +254,10 @@ export async function buildElectronNativeModules({ projectRoot = projectRootOfTh
   }
 }
 
+/** electron-builder's Arch enum, by value. */
 const ARCH_NAMES = ['ia32', 'x64', 'armv7l', 'arm64', 'universal'];
+/** Build outputs that are never loaded at run time. */
+const LINK_TIME_ONLY = new Set(['.a', '.lib', '.exp', '.pdb', '.ilk', '.o', '.obj']);
 
 /**
  * electron-builder afterPack hook: replaces the Node builds that electron-builder copied into app.asar.unpacked
@@ -280,9 +283,11 @@ export async function afterPack(context) {
     const release = join(built, name, 'build', 'Release');
     rmSync(join(target, 'build'), { recursive: true, force: true });
     mkdirSync(join(target, 'build', 'Release'), { recursive: true });
-    // The loadable files only (.node, node-pty's spawn-helper), not the compiler's intermediate objects.
+    // The loadable files only (.node, node-pty's spawn-helper), not static libraries or debug symbols.
     for (const entry of readdirSync(release, { withFileTypes: true })) {
-      if (entry.isFile()) cpSync(join(release, entry.name), join(target, 'build', 'Release', entry.name));
+      if (entry.isFile() && !LINK_TIME_ONLY.has(extname(entry.name).toLowerCase())) {
+        cpSync(join(release, entry.name), join(target, 'build', 'Release', entry.name));
+      }
     }
     log(`packaged the Electron build of ${name}`);
   }
