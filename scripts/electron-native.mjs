@@ -281,14 +281,21 @@ export async function afterPack(context) {
     const target = join(unpacked, name);
     if (!existsSync(target)) throw new Error(`${name} is not in ${unpacked}; check asarUnpack in electron-builder.yml`);
     const release = join(built, name, 'build', 'Release');
-    rmSync(join(target, 'build'), { recursive: true, force: true });
-    mkdirSync(join(target, 'build', 'Release'), { recursive: true });
+    const packedRelease = join(target, 'build', 'Release');
+    // Electron serves a file from app.asar.unpacked only if the asar header lists it, so every loadable Electron
+    // file must replace a packed Node file of the same name (the header was written before this hook ran).
+    const packed = new Set(existsSync(packedRelease) ? readdirSync(packedRelease) : []);
     // The loadable files only (.node, node-pty's spawn-helper), not static libraries or debug symbols.
-    for (const entry of readdirSync(release, { withFileTypes: true })) {
-      if (entry.isFile() && !LINK_TIME_ONLY.has(extname(entry.name).toLowerCase())) {
-        cpSync(join(release, entry.name), join(target, 'build', 'Release', entry.name));
-      }
+    const loadable = readdirSync(release, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && !LINK_TIME_ONLY.has(extname(entry.name).toLowerCase()) && !entry.name.startsWith('.'))
+      .map((entry) => entry.name);
+    const unlisted = loadable.filter((file) => extname(file) === '.node' && !packed.has(file));
+    if (unlisted.length > 0) {
+      throw new Error(`${name}: the Electron build has ${unlisted.join(', ')}, which the packed Node build lacks; the app could not load it from the asar`);
     }
+    rmSync(join(target, 'build'), { recursive: true, force: true });
+    mkdirSync(packedRelease, { recursive: true });
+    for (const file of loadable) cpSync(join(release, file), join(packedRelease, file));
     log(`packaged the Electron build of ${name}`);
   }
 }
