@@ -15,7 +15,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import { constants as osConstants, homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildElectronNativeModules, electronVersion, findElectronBinary } from './electron-native.mjs';
@@ -131,7 +131,7 @@ function runElectron(binary, nativeModulesDir) {
   const env = { ...process.env, OMNI_NATIVE_MODULES_DIR: nativeModulesDir };
   delete env.ELECTRON_RUN_AS_NODE;
   const child = track(spawn(binary, [root], { cwd: root, stdio: 'inherit', env }));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 128 : 1)));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (osConstants.signals[signal] ?? 0)));
 }
 
 function appHome(options) {
