@@ -4,9 +4,13 @@
 // and exits 0 unless something could not be measured at all.
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput runs per side, default 3),
-// BENCH_ONLY=throughput,coldstart,paint, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1.
+// BENCH_ONLY=throughput,coldstart,paint, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
+// BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: that checkout's
+// build, already built, is measured in the same run, alternating with this one, under the same conditions),
+// BENCH_HOST_CPU_PROF=DIR (the bench's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
+// diagnostic runs also record a Chromium trace: main-thread time by event; it slows the pages).
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +19,8 @@ import { CHROMIUM } from './lib/chromium.mjs';
 import { installCleanupHandlers, removeDir, tempDir } from './lib/cleanup.mjs';
 import { HostRpc, startHost } from './lib/host.mjs';
 import { preparePayload } from './lib/payload.mjs';
+import { productionBuild } from './lib/productionBuild.mjs';
+import { summariseProfile } from './lib/profile.mjs';
 import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
@@ -27,6 +33,10 @@ const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
 const only = new Set((process.env.BENCH_ONLY ?? 'coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
+/** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
+const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
+const compareRoot = process.env.BENCH_COMPARE_ROOT;
+const tracing = process.env.BENCH_TRACE === '1';
 
 const GOALS = { throughputRatio: 0.9, hostReadyMs: 300 };
 
@@ -90,6 +100,8 @@ async function part(name, fn) {
 
 let host;
 let rpc;
+let altHost;
+let altRpc;
 let reference;
 const homes = [];
 try {
@@ -114,7 +126,8 @@ try {
   // start-up and lock contention that have nothing to do with the product.
   const shellHome = tempDir('shell-home');
   homes.push(home, workspace, shellHome);
-  host = await startHost(root, home, { ...process.env, HOME: shellHome });
+  const hostProfileDir = process.env.BENCH_HOST_CPU_PROF;
+  host = await startHost(root, home, { ...process.env, HOME: shellHome }, hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : []);
   rpc = await HostRpc.connect(host.port, host.token);
   const session = await rpc.call('session.create', { workspace, name: 'bench' });
 
@@ -122,7 +135,28 @@ try {
     log('\nUI first paint');
     await part('firstPaint', async () => {
       if (!existsSync(join(root, 'dist/renderer/index.html'))) throw new Error('dist/renderer/index.html does not exist (no renderer build)');
-      return measureFirstPaint({ appUrl: host.url, referenceUrl: reference.url({ mode: 'paint', ...xtermOptions }), runs: 5, log });
+      const bundleBytes = (dir) => statSync(join(dir, 'dist/renderer/app.js')).size + statSync(join(dir, 'dist/renderer/app.css')).size;
+      const apps = [];
+      let prodHost;
+      let prodRpc;
+      try {
+        const prodRoot = productionBuild(root);
+        const prodHome = tempDir('prod-home');
+        homes.push(prodRoot, prodHome);
+        prodHost = await startHost(prodRoot, prodHome, { ...process.env, HOME: shellHome });
+        prodRpc = await HostRpc.connect(prodHost.port, prodHost.token);
+        await prodRpc.call('session.create', { workspace, name: 'bench' });
+        apps.push({ name: 'production build', url: prodHost.url, bundleBytes: bundleBytes(prodRoot) });
+      } catch (error) {
+        log(`  (no production build: ${firstLine(error.message)}; measuring the development build only)`);
+      }
+      apps.push({ name: 'development build (dist/)', url: host.url, bundleBytes: bundleBytes(root) });
+      try {
+        return await measureFirstPaint({ apps, referenceUrl: reference.url({ mode: 'paint', ...xtermOptions }), runs: 5, log });
+      } finally {
+        prodRpc?.close();
+        await prodHost?.stop();
+      }
     });
   }
 
@@ -131,38 +165,57 @@ try {
     await part('throughput', async () => {
       if (!renderer.ok) throw new Error(renderer.why);
       const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log });
+      let alt;
+      const altRuns = [];
+      if (compareRoot) {
+        const altHome = tempDir('alt-home');
+        homes.push(altHome);
+        altHost = await startHost(compareRoot, altHome, { ...process.env, HOME: shellHome });
+        altRpc = await HostRpc.connect(altHost.port, altHost.token);
+        const altSession = await altRpc.call('session.create', { workspace, name: 'bench (compare)' });
+        alt = new ThroughputBench({ host: altHost, rpc: altRpc, sessionId: altSession.id, payload, reference, xtermOptions, log });
+        log(`  A/B: also measuring the build in ${compareRoot} (renderer ${variants.has('dom') ? 'DOM forced' : 'as shipped'})`);
+      }
       const product = [];
       const productDom = [];
       const ref = [];
       const rate = (r) => `${fmt(r.mbPerSec)} MB/s${r.capped ? ` (capped: ${fmt(r.chars / MB)} MB)` : ''}`;
       for (let i = 0; i < throughputRuns; i++) {
-        product.push(await bench.product());
-        productDom.push(await bench.product({ renderer: 'dom' }));
+        if (variants.has('shipped')) product.push(await bench.product());
+        if (variants.has('dom')) productDom.push(await bench.product({ renderer: 'dom' }));
+        if (alt) altRuns.push(await alt.product({ renderer: variants.has('dom') ? 'dom' : 'auto' }));
         ref.push(await bench.referenceRun(`run${i}`));
+        if (alt) log(`  run ${i + 1}/${throughputRuns}: compare build ${rate(altRuns.at(-1))}`);
         log(
-          `  run ${i + 1}/${throughputRuns}: product ${rate(product.at(-1))} [${product.at(-1).renderer}], ` +
-            `product with DOM renderer ${rate(productDom.at(-1))}, reference ${rate(ref.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
+          `  run ${i + 1}/${throughputRuns}: ` +
+            (product.length ? `product ${rate(product.at(-1))} [${product.at(-1).renderer}], ` : '') +
+            (productDom.length ? `product with DOM renderer ${rate(productDom.at(-1))}, ` : '') +
+            `reference ${rate(ref.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
         );
       }
       const result = {
         payload: { bytes: payload.bytes, lines: payload.lines, charsParsed: payload.crlf.length },
         geometry: bench.geometry,
         xtermOptions,
-        productRenderer: product[0].renderer,
-        productGl: product[0].gl,
+        productRenderer: product[0]?.renderer,
+        productGl: product[0]?.gl,
         productMbPerSec: median(product.map((r) => r.mbPerSec)),
         productDomMbPerSec: median(productDom.map((r) => r.mbPerSec)),
         referenceMbPerSec: median(ref.map((r) => r.mbPerSec)),
         referenceSelfTimedMbPerSec: median(ref.map((r) => r.selfTimed?.mbPerSec)),
-        runs: { product, productDom, reference: ref },
+        runs: { product, productDom, reference: ref, compare: altRuns },
       };
       result.ratio = result.productMbPerSec / result.referenceMbPerSec;
       result.domRatio = result.productDomMbPerSec / result.referenceMbPerSec;
+      if (alt) {
+        result.compare = { root: compareRoot, mbPerSec: median(altRuns.map((r) => r.mbPerSec)) };
+        result.compare.ratio = result.compare.mbPerSec / result.referenceMbPerSec;
+      }
       if (diagnostics) {
         log('  diagnostics (not counted): a product run (DOM renderer) with a WebSocket probe and the CPU profiler, a profiled reference run');
         result.diagnostics = {
-          product: await bench.product({ profile: true, probe: true, renderer: 'dom' }),
-          reference: await bench.referenceRun('diag', { profile: true, profileSources: { '/page.js': referencePage.source } }),
+          product: await bench.product({ profile: true, probe: true, trace: tracing, renderer: 'dom' }),
+          reference: await bench.referenceRun('diag', { profile: true, trace: tracing, profileSources: { '/page.js': referencePage.source } }),
         };
       }
       return result;
@@ -173,7 +226,10 @@ try {
   log(`bench: setup failed: ${error.stack ?? error}`);
 } finally {
   rpc?.close();
+  altRpc?.close();
   await host?.stop();
+  await altHost?.stop();
+  if (process.env.BENCH_HOST_CPU_PROF) report.hostProfile = summariseHostProfile(process.env.BENCH_HOST_CPU_PROF);
   await reference?.close();
   for (const dir of homes) removeDir(dir);
 }
@@ -209,10 +265,11 @@ function printReport(r) {
       table(
         ['', 'MB/s', 'ratio', 'goal', '', 'runs', 'CPU ms: renderer / gpu / host or server'],
         [
-          row(`product as shipped (renderer: ${rendererLabel(t)})`, t.runs.product, t.productMbPerSec, t.ratio, true),
-          row('product, DOM renderer forced', t.runs.productDom, t.productDomMbPerSec, t.domRatio, false),
+          t.runs.product.length ? row(`product as shipped (renderer: ${rendererLabel(t)})`, t.runs.product, t.productMbPerSec, t.ratio, true) : null,
+          t.runs.productDom.length ? row('product, DOM renderer forced', t.runs.productDom, t.productDomMbPerSec, t.domRatio, !t.runs.product.length) : null,
+          t.compare ? row(`compare build: ${t.compare.root}`, t.runs.compare, t.compare.mbPerSec, t.compare.ratio, false) : null,
           row('REFERENCE: bare xterm.js + raw WebSocket', t.runs.reference, t.referenceMbPerSec, 1, false),
-        ],
+        ].filter(Boolean),
       ),
     );
     if ([...t.runs.product, ...t.runs.productDom].some((x) => x.capped)) log(`  * capped: the run was stopped after ${process.env.BENCH_RUN_CAP_MS ?? 12000} ms and rated on what had been parsed`);
@@ -254,18 +311,37 @@ function printReport(r) {
   const p = r.firstPaint;
   if (p) {
     log(`\n3. UI first paint, from navigation (median of ${p.runs}, HTTP cache disabled; reference: bare xterm.js page)`);
-    log(
-      table(
-        ['', 'app', 'reference FCP', 'app − ref'],
-        [
-          ['first contentful paint', fmt(p.app.fcpMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.fcpMs - p.reference.fcpMs, ' ms', 0)],
-          ['sidebar painted', fmt(p.app.sidebarMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.sidebarMs - p.reference.fcpMs, ' ms', 0)],
-          ['session list painted (after RPC)', fmt(p.app.sessionListMs, ' ms', 0), fmt(p.reference.fcpMs, ' ms', 0), fmt(p.app.sessionListMs - p.reference.fcpMs, ' ms', 0)],
-        ],
-      ),
-    );
+    const ref = p.reference.fcpMs;
+    const rows = [];
+    for (const app of p.apps) {
+      rows.push([`${app.name}, ${fmt(app.bundleBytes / 1024, ' KB', 0)} JS+CSS`, '', '', '']);
+      rows.push(['  scripts downloaded', fmt(app.scriptsLoadedMs, ' ms', 0), fmt(p.reference.scriptsLoadedMs, ' ms', 0), fmt(app.scriptsLoadedMs - p.reference.scriptsLoadedMs, ' ms', 0)]);
+      rows.push(['  first contentful paint', fmt(app.fcpMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.fcpMs - ref, ' ms', 0)]);
+      rows.push(['  sidebar painted', fmt(app.sidebarMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.sidebarMs - ref, ' ms', 0)]);
+      rows.push(['  session list painted (after RPC)', fmt(app.sessionListMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.sessionListMs - ref, ' ms', 0)]);
+    }
+    log(table(['', 'app', 'reference', 'app − ref'], rows));
   } else log(`\n3. UI first paint: not measured (${firstLine(r.errors.firstPaint)})`);
+  if (r.hostProfile?.groups) {
+    const h = r.hostProfile;
+    const groups = Object.entries(h.groups).filter(([g]) => g !== '(idle)').slice(0, 10).map(([g, ms]) => `${g} ${fmt(ms, ' ms', 0)}`);
+    log(`\nhost CPU profile (whole bench, ${h.file}): ${groups.join(', ')}`);
+    log(h.top.filter(([w]) => !w.startsWith('(idle')).slice(0, 12).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
+  }
   if (r.errors.setup) log(`\nsetup failed: ${firstLine(r.errors.setup)}`);
+}
+
+/** The newest .cpuprofile the host wrote into `dir`, by module of the CLI bundle. */
+function summariseHostProfile(dir) {
+  try {
+    const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    if (files.length === 0) return { error: `no .cpuprofile in ${dir}` };
+    const profile = JSON.parse(readFileSync(files[0], 'utf8'));
+    const summary = summariseProfile(profile, { 'dist/cli/omni.cjs': readFileSync(join(root, 'dist/cli/omni.cjs'), 'utf8') });
+    return { file: files[0], ...summary };
+  } catch (error) {
+    return { error: String(error) };
+  }
 }
 
 function rendererLabel(t) {

@@ -51,9 +51,9 @@ export function spawnUntilReady(command, args, { ready, kind = 'proc', cwd, env,
   });
 }
 
-/** Starts `node bin/omni.mjs serve --port 0 --home HOME`; resolves with its url, port, token and startup time. */
-export async function startHost(root, home, env = process.env) {
-  const { child, ms, match, output } = await spawnUntilReady(process.execPath, [join(root, 'bin/omni.mjs'), 'serve', '--port', '0', '--home', home], {
+/** Starts `node [nodeArgs] bin/omni.mjs serve --port 0 --home HOME`; resolves with its url, port, token and start-up time. */
+export async function startHost(root, home, env = process.env, nodeArgs = []) {
+  const { child, ms, match, output } = await spawnUntilReady(process.execPath, [...nodeArgs, join(root, 'bin/omni.mjs'), 'serve', '--port', '0', '--home', home], {
     ready: READY_LINE,
     kind: 'host',
     cwd: root,

@@ -6,8 +6,12 @@ export function moduleMap(source) {
   const markers = [];
   const lines = source.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const m = /^\/\/ ((?:node_modules|src-[\w-]+|bench|agents)\/\S+)$/.exec(lines[i]);
-    if (m) markers.push([i, m[1]]);
+    // Paths are relative to the build's working dir and may climb out of it (a symlinked node_modules).
+    const m = /^\/\/ (\S*?(?:node_modules|src-[\w-]+|bench|agents)\/\S+)$/.exec(lines[i]);
+    if (!m) continue;
+    const path = m[1];
+    const modules = path.lastIndexOf('node_modules/');
+    markers.push([i, modules >= 0 ? path.slice(modules) : path.replace(/^(\.\.\/|[\w.-]+\/)*?(?=(src-[\w-]+|bench|agents)\/)/, '')]);
   }
   return (line) => {
     let lo = 0;

@@ -31,31 +31,37 @@ function readTimings(withSidebar) {
     const sessionItem = marks.sessionItem && marks.sessionItem.painted;
     if (fcp === undefined || (${withSidebar} && (sidebar === undefined || sessionItem === undefined))) return null;
     const nav = performance.getEntriesByType('navigation')[0];
-    return { firstPaint: paint('first-paint'), fcp, sidebar, sessionItem, domContentLoaded: nav && nav.domContentLoadedEventEnd };
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.initiatorType === 'script' || /\\.js(\\?|$)/.test(e.name));
+    const scriptsLoaded = scripts.reduce((m, e) => Math.max(m, e.responseEnd), 0);
+    return { firstPaint: paint('first-paint'), fcp, sidebar, sessionItem, scriptsLoaded, domContentLoaded: nav && nav.domContentLoadedEventEnd };
   })()`;
 }
 
-export async function measureFirstPaint({ appUrl, referenceUrl, runs = 5, log }) {
+/** `apps`: [{ name, url }] (e.g. the production and the development build); each is loaded in turn with the reference. */
+export async function measureFirstPaint({ apps, referenceUrl, runs = 5, log }) {
   const browser = await launchChromium();
-  const app = [];
+  const samples = Object.fromEntries(apps.map((a) => [a.name, []]));
   const reference = [];
   try {
     const { page } = browser;
     await page.send('Network.enable');
     await page.send('Network.setCacheDisabled', { cacheDisabled: true });
     await page.send('Page.addScriptToEvaluateOnNewDocument', { source: WATCHER });
-    // One unmeasured load of each warms the browser process itself (first navigation of a fresh profile).
+    // One unmeasured round warms the browser process itself (first navigations of a fresh profile).
     for (let i = -1; i < runs; i++) {
-      for (const [url, withSidebar, into] of [
-        [appUrl, true, app],
-        [referenceUrl, false, reference],
-      ]) {
+      const order = [...apps.map((a) => [a.url, true, samples[a.name]]), [referenceUrl, false, reference]];
+      for (const [url, withSidebar, into] of order) {
         await page.navigate('about:blank');
         await page.navigate(url);
         const timings = await page.waitFor(readTimings(withSidebar), `first paint of ${url}`, 20_000, 10);
         if (i >= 0) into.push(timings);
       }
-      if (i >= 0) log(`  first paint ${i + 1}/${runs}: app FCP ${app.at(-1).fcp.toFixed(0)} ms, sidebar ${app.at(-1).sidebar.toFixed(0)} ms, session list ${app.at(-1).sessionItem.toFixed(0)} ms; reference FCP ${reference.at(-1).fcp.toFixed(0)} ms`);
+      if (i < 0) continue;
+      const parts = apps.map(({ name }) => {
+        const t = samples[name].at(-1);
+        return `${name}: FCP ${t.fcp.toFixed(0)} ms, sidebar ${t.sidebar.toFixed(0)} ms, session list ${t.sessionItem.toFixed(0)} ms`;
+      });
+      log(`  first paint ${i + 1}/${runs}: ${parts.join('; ')}; reference FCP ${reference.at(-1).fcp.toFixed(0)} ms`);
     }
     await page.navigate('about:blank');
   } finally {
@@ -63,12 +69,15 @@ export async function measureFirstPaint({ appUrl, referenceUrl, runs = 5, log })
   }
   return {
     runs,
-    app: {
-      fcpMs: median(app.map((t) => t.fcp)),
-      sidebarMs: median(app.map((t) => t.sidebar)),
-      sessionListMs: median(app.map((t) => t.sessionItem)),
-    },
-    reference: { fcpMs: median(reference.map((t) => t.fcp)) },
-    samples: { app, reference },
+    apps: apps.map(({ name, bundleBytes }) => ({
+      name,
+      bundleBytes,
+      fcpMs: median(samples[name].map((t) => t.fcp)),
+      scriptsLoadedMs: median(samples[name].map((t) => t.scriptsLoaded)),
+      sidebarMs: median(samples[name].map((t) => t.sidebar)),
+      sessionListMs: median(samples[name].map((t) => t.sessionItem)),
+    })),
+    reference: { fcpMs: median(reference.map((t) => t.fcp)), scriptsLoadedMs: median(reference.map((t) => t.scriptsLoaded)) },
+    samples: { ...samples, reference },
   };
 }

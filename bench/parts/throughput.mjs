@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { summariseProfile } from '../lib/profile.mjs';
+import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
 import { MB, median } from '../lib/stats.mjs';
 
 /** A run stops after this long and reports the rate over what was parsed so far (a slow product stays bounded). */
@@ -175,7 +176,7 @@ export class ThroughputBench {
     await this.rpc.call('terminal.close', { id: terminal.id }).catch(() => {});
   }
 
-  async product({ profile = false, probe = false, renderer = 'auto' } = {}) {
+  async product({ profile = false, probe = false, trace = false, renderer = 'auto' } = {}) {
     const browser = await launchChromium();
     let terminal;
     try {
@@ -184,6 +185,7 @@ export class ThroughputBench {
       const need = this.payload.crlf.length;
       const bash = (await this.rpc.call('terminal.list', { sessionId: this.sessionId })).find((t) => t.id === terminal.id)?.pid;
       if (profile) await startProfiler(page);
+      if (trace) await startTrace(browser.cdp);
       if (probe) await page.evaluate('window.__benchWs.on = true');
       const before = { host: readStat(this.host.child.pid), shell: bash && readStat(bash), browser: browser.cpu() };
       await page.evaluate(startMeasuring(terminal.id, need));
@@ -196,6 +198,7 @@ export class ThroughputBench {
       result.cpuMs.host = after.host.cpuMs - before.host.cpuMs;
       result.renderer = terminal.renderer;
       if (terminal.gl) result.gl = terminal.gl;
+      if (trace) result.trace = summariseTrace(await stopTrace(browser.cdp));
       if (probe) result.frames = summariseProbe(await page.evaluate('({ recv: window.__benchWs.recv, sent: window.__benchWs.sent })'), run.t0, run.t1);
       if (profile) {
         const source = await fetch(new URL('/app.js', this.host.url)).then((r) => r.text());
@@ -208,7 +211,7 @@ export class ThroughputBench {
     }
   }
 
-  async referenceRun(name, { profile = false, profileSources = {} } = {}) {
+  async referenceRun(name, { profile = false, trace = false, profileSources = {} } = {}) {
     const browser = await launchChromium();
     try {
       const { page } = browser;
@@ -218,6 +221,7 @@ export class ThroughputBench {
       await this.reference.connected(name);
       await settle(page, 'reference');
       if (profile) await startProfiler(page);
+      if (trace) await startTrace(browser.cdp);
       const serverCpu = process.cpuUsage();
       const before = { browser: browser.cpu() };
       await page.evaluate(startMeasuring('reference', need));
@@ -225,6 +229,7 @@ export class ThroughputBench {
       const run = await page.evaluate('window.__benchRun', { awaitPromise: true });
       const after = { browser: browser.cpu() };
       const result = this.result(run, before, after);
+      if (trace) result.trace = summariseTrace(await stopTrace(browser.cdp));
       const cpu = process.cpuUsage(serverCpu);
       result.cpuMs.server = (cpu.user + cpu.system) / 1000;
       const self = await Promise.race([this.reference.result(name), sleep(2000).then(() => null)]);
