@@ -127,7 +127,7 @@ test('no output is lost when the child exits right after printing, even while th
   const longestRun = Math.max(...(output.match(/Q+/g) ?? ['']).map((run) => run.length));
   assert.equal(longestRun, bytes);
   assert.equal(exit.type === 'exit' && exit.exitCode, 7);
-  assert.ok(maxUnacked < 100_000 + 256 * 1024, `reader was never more than a window behind (max ${maxUnacked})`);
+  assert.ok(maxUnacked < 100_000 + 300 * 1024, `reader was never more than a window behind (max ${maxUnacked})`);
 });
 
 test('cat of a 100 MB stream with a slow reader is paused at the watermark: bounded memory, nothing lost', async () => {
@@ -140,7 +140,7 @@ test('cat of a 100 MB stream with a slow reader is paused at the watermark: boun
   // Each line the child printed arrives as LINE + CRLF; the echoed command line has LINE followed by " |" instead.
   const received = output.match(/0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456\r\n/g)?.length;
   assert.equal(received, lines);
-  assert.ok(maxUnacked < 100_000 + 256 * 1024, `outstanding stayed near the 100k window (max ${maxUnacked})`);
+  assert.ok(maxUnacked < 100_000 + 300 * 1024, `outstanding stayed near the 100k window (max ${maxUnacked})`);
   // The test process holds the whole output it collected (~200 MB as UTF-16); the host's share must stay small.
   assert.ok(rss - before < 600 * 1024 * 1024, `memory grew by ${Math.round((rss - before) / 1e6)} MB`);
 });

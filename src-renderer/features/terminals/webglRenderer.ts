@@ -10,11 +10,18 @@ function domRendererForced(): boolean {
   }
 }
 
+/**
+ * True only for a hardware WebGL2 context. A software rasteriser (SwiftShader, llvmpipe: what headless or
+ * GPU-less machines offer) makes the WebGL renderer several times slower than the DOM one, so it does not count.
+ */
 function canCreateWebgl2(): boolean {
   try {
     const context = document.createElement('canvas').getContext('webgl2');
-    context?.getExtension('WEBGL_lose_context')?.loseContext();
-    return context !== null;
+    if (!context) return false;
+    const info = context.getExtension('WEBGL_debug_renderer_info');
+    const renderer = info ? String(context.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
+    context.getExtension('WEBGL_lose_context')?.loseContext();
+    return !/swiftshader|llvmpipe|softpipe|software/i.test(renderer);
   } catch {
     return false;
   }
