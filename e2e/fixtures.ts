@@ -1,7 +1,8 @@
 import { _electron, chromium, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { electronBinaryExists } from './electronBinary';
 import { freePort, startHost, stopHost, type HostProcess } from './hostProcess';
 
 const root = join(__dirname, '..');
@@ -17,13 +18,6 @@ export interface OmniApp {
   newWorkspace(name: string): string;
   /** Kills the host with SIGKILL (a crash, not a shutdown) and starts it again on the same port and home. */
   restartHost(): Promise<void>;
-}
-
-/** Electron runs only where its binary was downloaded; everywhere else the same tests run against the web build. */
-function electronBinaryExists(): boolean {
-  const pathFile = join(root, 'node_modules/electron/path.txt');
-  if (!existsSync(pathFile)) return false;
-  return existsSync(join(root, 'node_modules/electron/dist', readFileSync(pathFile, 'utf8').trim()));
 }
 
 const CHROMIUM_ARGS = [

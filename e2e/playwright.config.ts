@@ -5,6 +5,7 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  globalSetup: './globalSetup.ts',
   outputDir: '../test-results',
   // A 2-core machine: one worker keeps terminals and the host responsive enough for stable timings.
   workers: 1,
