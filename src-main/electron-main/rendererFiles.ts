@@ -1,27 +1,11 @@
 import { extname, join, sep } from 'node:path';
+import { contentTypeFor } from '../server/contentTypes';
 import { APP_HOST, APP_SCHEME } from './rendererOrigin';
+
+export { contentTypeFor };
 
 /** What an app:// request maps to: a file inside the renderer build, or a refusal with its HTTP status. */
 export type RendererFileLookup = { ok: true; file: string; spaFallback: boolean } | { ok: false; status: 400 | 404 | 405; reason: string };
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.wasm': 'application/wasm',
-};
-
-export function contentTypeFor(file: string): string {
-  return CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /** True when `file` is `root` itself or lies beneath it (both already absolute and normalized). */
 export function isInside(root: string, file: string): boolean {

@@ -1,19 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-
-const contentTypes: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-};
+import { contentTypeFor } from './contentTypes';
 
 /** Maps a URL path to a file inside `root`, or undefined when the path would leave it. */
 export function resolveStaticPath(root: string, urlPath: string): string | undefined {
@@ -55,7 +43,7 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
   }
   res.writeHead(200, {
     ...headers,
-    'content-type': contentTypes[extname(path)] ?? 'application/octet-stream',
+    'content-type': contentTypeFor(path),
     'cache-control': path.endsWith('.html') ? 'no-store' : 'no-cache',
   });
   res.end(body);

@@ -25,6 +25,8 @@ export interface PtyExit {
  * - flow control shared by several readers: the pty is paused while any reader is behind;
  * - no lost tail: node-pty gives up on reading 200 ms after the child exits (microsoft/node-pty #72), so while
  *   paused we watch the child and, once it is gone, resume reading so its last output is drained and kept.
+ *   Known gap: with both cores saturated by other work, the pty has been seen to report end-of-file 1-10 KB early
+ *   when the shell itself exits right after a flood (the read socket ends by EOF, not by node-pty's timer).
  * Output is gathered for up to 5 ms or 256k characters and delivered as one chunk (as VS Code does): each pty read
  * is ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
  */
