@@ -96,7 +96,7 @@ test('a session bus that never answers: rejects with a timeout within the bound 
   assert.deepEqual(listTree(home.path), []);
 });
 
-const hasKeyringTools = ['dbus-run-session', 'gnome-keyring-daemon'].every((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0);
+const hasKeyringTools = ['dbus-run-session', 'gnome-keyring-daemon'].every((tool) => spawnSync('/bin/sh', ['-c', 'command -v "$1"', 'sh', tool]).status === 0);
 
 test(
   'a locked keyring: rejects with failure "locked" and says how to unlock',
