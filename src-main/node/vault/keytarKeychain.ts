@@ -87,7 +87,8 @@ function checkAccount(account: string): void {
 /**
  * Settles with `work`, or rejects with KeychainUnavailableError after `ms`. A keytar call that hangs cannot be
  * cancelled (it blocks a libuv worker thread); its late result is ignored, and Promise.race keeps its late
- * rejection handled.
+ * rejection handled. Beware: Node's exit joins those worker threads, so while such a call is stuck,
+ * process.exit() hangs too (seen with a bus socket that never answers); only a signal ends the process then.
  */
 async function bounded<T>(work: Promise<T>, ms: number, backend: string, step: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
