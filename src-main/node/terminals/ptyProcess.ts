@@ -1,10 +1,14 @@
+import { readSync } from 'node:fs';
 import type * as NodePty from 'node-pty';
+import { StringDecoder } from 'node:string_decoder';
 import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc';
 import { loadNative } from '../base/native';
 import { isAlive, killTree } from './processTree';
 
 const FLUSH_DELAY_MS = 5;
 const FLUSH_CHARS = 256 * 1024;
+/** At most 64 MB read synchronously at an early end-of-file (see drainAfterEarlyEndOfFile). */
+const MAX_DRAIN_READS = 1024;
 
 export interface PtyOptions {
   shell: string;
@@ -25,8 +29,7 @@ export interface PtyExit {
  * - flow control shared by several readers: the pty is paused while any reader is behind;
  * - no lost tail: node-pty gives up on reading 200 ms after the child exits (microsoft/node-pty #72), so while
  *   paused we watch the child and, once it is gone, resume reading so its last output is drained and kept.
- *   Known gap: with both cores saturated by other work, the pty has been seen to report end-of-file 1-10 KB early
- *   when the shell itself exits right after a flood (the read socket ends by EOF, not by node-pty's timer).
+ *   The read socket can also report end-of-file early when the shell exits under load: see drainAfterEarlyEndOfFile.
  * Output is gathered for up to 5 ms or 256k characters and delivered as one chunk (as VS Code does): each pty read
  * is ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
  */
@@ -53,20 +56,53 @@ export class PtyProcess implements Disposable {
       cwd: options.cwd,
       env: options.env,
     });
-    this.pty.onData((chunk) => {
-      this.pending.push(chunk);
-      this.pendingChars += chunk.length;
-      if (this.pendingChars >= FLUSH_CHARS) {
-        this.flush();
-      } else if (!this.flushTimer) {
-        this.flushTimer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
-      }
-    });
+    this.drainAfterEarlyEndOfFile();
+    this.pty.onData((chunk) => this.receive(chunk));
     this.pty.onExit(({ exitCode, signal }) => {
       this.flush();
       this.stopExitWatch();
       this.exitInfo = { exitCode: signal ? null : exitCode, signal: signal || null };
       this.exited.fire(this.exitInfo);
+    });
+  }
+
+  private receive(chunk: string): void {
+    this.pending.push(chunk);
+    this.pendingChars += chunk.length;
+    if (this.pendingChars >= FLUSH_CHARS) {
+      this.flush();
+    } else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+    }
+  }
+
+  /**
+   * When the shell exits while output is still queued in the kernel, the pty's read socket sometimes reports
+   * end-of-file before that output has been read (seen under CPU load: the last 1-10 KB of a flood went missing),
+   * and node-pty then closes the descriptor. The kernel still holds the data (a plain read() drains it, then EIO),
+   * so at that end-of-file we read the descriptor ourselves until it is empty, before it is closed.
+   */
+  private drainAfterEarlyEndOfFile(): void {
+    const internals = this.pty as unknown as { _socket?: { once(event: 'end', listener: () => void): void }; _fd?: number };
+    const socket = internals._socket;
+    const fd = internals._fd;
+    if (!socket || typeof fd !== 'number') return;
+    socket.once('end', () => {
+      const decoder = new StringDecoder('utf8');
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      // Bounded: a background job that keeps writing must not keep the host here forever.
+      for (let reads = 0; reads < MAX_DRAIN_READS; reads++) {
+        let count: number;
+        try {
+          count = readSync(fd, buffer, 0, buffer.length, null);
+        } catch {
+          break; // EIO: drained; EAGAIN: nothing more for now.
+        }
+        if (count <= 0) break;
+        this.receive(decoder.write(buffer.subarray(0, count)));
+      }
+      const rest = decoder.end();
+      if (rest) this.receive(rest);
     });
   }
 
