@@ -60,7 +60,7 @@ test('the ledger is append-only: the database refuses UPDATE and DELETE', (t) =>
   const second = ledger.append({ type: 'test.two', actor: 'host' });
   assert.equal(second.seq, first.seq + 1);
   assert.deepEqual(seen, [first.seq, second.seq]);
-  assert.throws(() => db.prepare("UPDATE ledger_events SET type = 'forged'").run(), /append-only: UPDATE refused/);
-  assert.throws(() => db.prepare('DELETE FROM ledger_events').run(), /append-only: DELETE refused/);
+  assert.throws(() => db.prepare("UPDATE audit_ledger SET type = 'forged'").run(), /audit_ledger is append-only: UPDATE refused/);
+  assert.throws(() => db.prepare('DELETE FROM audit_ledger').run(), /audit_ledger is append-only: DELETE refused/);
   assert.deepEqual(ledger.list({ limit: 10 }).map((e) => e.type), ['test.two', 'test.one']);
 });

