@@ -6,6 +6,7 @@ import { Ledger } from '../../src-main/node/ledger/ledger';
 import { storedEntries } from '../../src-main/node/ledger/storedEntries';
 import { verifyChain, type StoredEntry } from '../../src-main/node/ledger/verifyChain';
 import { openDatabase } from '../../src-main/node/store/database';
+import { migrations } from '../../src-main/node/store/migrations';
 import { tempDir } from '../helpers';
 
 const ENTRIES = 10_000;
@@ -120,4 +121,26 @@ test('the database refuses an entry that skips or repeats a seq', (t) => {
   );
   assert.throws(() => insert.run(3), /gapless/);
   assert.throws(() => insert.run(1), /gapless|UNIQUE/);
+});
+
+test('upgrading a schema-1 database chains its old ledger entries in order and drops the old table', (t) => {
+  const dir = tempDir('chain');
+  t.after(dir.cleanup);
+  const file = join(dir.path, 'sessions.db');
+  const v1 = openDatabase(file, migrations.slice(0, 1));
+  const insert = v1.prepare('INSERT INTO ledger_events (ts, type, actor, session_id, payload) VALUES (?, ?, ?, ?, ?)');
+  insert.run(1000, 'session.create', 'user', 'ses_abcdefgh1', JSON.stringify({ workspace: '/w', name: 'w' }));
+  insert.run(2000, 'terminal.open', 'user', 'ses_abcdefgh1', JSON.stringify({ terminalId: 'term_abcdefgh1', pid: 42 }));
+  insert.run(3000, 'host.stop', 'host', null, '{}');
+  v1.close();
+  const db = openDatabase(file);
+  t.after(() => db.close());
+  const verdict = verifyChain(storedEntries(db));
+  assert.equal(verdict.intact && verdict.size, 3);
+  assert.deepEqual(new Ledger(db).list({ limit: 10 }).map((e) => [e.seq, e.ts, e.type, e.sessionId]), [
+    [3, 3000, 'host.stop', null],
+    [2, 2000, 'terminal.open', 'ses_abcdefgh1'],
+    [1, 1000, 'session.create', 'ses_abcdefgh1'],
+  ]);
+  assert.equal(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ledger_events'").pluck().get(), 0);
 });

@@ -20,7 +20,8 @@ export function chainLegacyLedger(db: BetterSqlite3.Database): void {
   );
   let prevHash: Buffer = GENESIS_HASH;
   let seq = 0;
-  for (const row of db.prepare<[], LegacyRow>('SELECT ts, type, actor, session_id, payload FROM ledger_events ORDER BY seq').iterate()) {
+  // .all(), not .iterate(): better-sqlite3 cannot insert on a connection while it is iterating.
+  for (const row of db.prepare<[], LegacyRow>('SELECT ts, type, actor, session_id, payload FROM ledger_events ORDER BY seq').all()) {
     seq++;
     const payload = canonicalJson(JSON.parse(row.payload));
     const salt = newSalt();
