@@ -31,6 +31,10 @@ test.describe('ledger', () => {
     await expect(rows.filter({ has: page.locator('.ledger-type', { hasText: /^host\./ }) })).toHaveCount(0);
     await expect(rows).toHaveCount(2);
 
+    // Verify re-checks the hash chain on the host: this fresh ledger is intact.
+    await view.getByTestId('ledger-verify').click();
+    await expect(view.getByTestId('ledger-verify-result')).toHaveText(/^Intact: \d+ entries, head [0-9a-f]{16}…$/);
+
     await saveScreenshot(page, 'ledger-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await saveScreenshot(page, 'ledger-dark');

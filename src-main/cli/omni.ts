@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { resolveHome } from '../node/home';
 import { startServer } from '../server/server';
 import packageJson from '../../package.json';
+import { parseFlags, UsageError } from './args';
+import { ledgerCommand, ledgerUsage } from './ledgerCommand';
 
 const usage = `Usage: omni <command> [options]
 
@@ -9,27 +11,9 @@ Commands:
   serve [--port N] [--home DIR] [--new-token]
         Start the host headless and serve the UI at http://127.0.0.1:N/?token=…
         (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
+${ledgerUsage}
   version   Print the version.
   help      Print this help.`;
-
-class UsageError extends Error {}
-
-function parseFlags(args: string[], known: Record<string, 'value' | 'flag'>): Record<string, string | true> {
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
-    if (!name || !(name in known)) throw new UsageError(`unknown option "${arg}"`);
-    if (known[name] === 'flag') {
-      flags[name] = true;
-    } else {
-      const value = inline ?? args[++i];
-      if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
-      flags[name] = value;
-    }
-  }
-  return flags;
-}
 
 async function serve(args: string[]): Promise<void> {
   const flags = parseFlags(args, { port: 'value', home: 'value', 'new-token': 'flag' });
@@ -62,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serve(rest);
       return -1;
+    case 'ledger':
+      return ledgerCommand(rest);
     case 'version':
     case '--version':
       console.log(packageJson.version);

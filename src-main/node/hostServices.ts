@@ -4,7 +4,9 @@ import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
 import { SessionService } from './sessions/sessionService';
-import { openDatabase, type Database } from './store/database';
+import { openDatabase, openDatabaseReadOnly, type Database } from './store/database';
+import { storedEntries } from './ledger/storedEntries';
+import { verifyChainInSlices } from './ledger/verifyChain';
 import { TerminalService } from './terminals/terminalService';
 
 export interface HostOptions {
@@ -72,6 +74,15 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     'terminal.output': ({ id }, sink) => terminals.attach(id, sink),
 
     'ledger.list': ({ sessionId, beforeSeq, limit }) => ledger.list({ sessionId, beforeSeq, limit }),
+    'ledger.verify': async () => {
+      // A separate read-only connection: the verifier iterates for seconds on a large ledger while appends go on.
+      const snapshot = openDatabaseReadOnly(databasePath(options.home));
+      try {
+        return await verifyChainInSlices(storedEntries(snapshot));
+      } finally {
+        snapshot.close();
+      }
+    },
     'ledger.tail': ({ afterSeq }, sink) => {
       // Catch up from storage first, then follow live appends; seq order is kept because both run synchronously.
       let last = afterSeq;

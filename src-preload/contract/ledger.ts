@@ -12,6 +12,13 @@ export const LedgerEntry = z.object({
 });
 export type LedgerEntry = z.infer<typeof LedgerEntry>;
 
+/** What "Verify" found: the whole chain intact, or the first entry that is not what the chain says it must be. */
+export const LedgerVerdict = z.discriminatedUnion('intact', [
+  z.object({ intact: z.literal(true), size: z.number().int(), headHash: z.string(), redacted: z.number().int() }),
+  z.object({ intact: z.literal(false), size: z.number().int(), firstBadSeq: z.number().int(), reason: z.string() }),
+]);
+export type LedgerVerdict = z.infer<typeof LedgerVerdict>;
+
 export const ledgerContract = {
   /** Newest first, paged backwards with `beforeSeq`. */
   'ledger.list': call(
@@ -22,6 +29,8 @@ export const ledgerContract = {
     }),
     z.array(LedgerEntry),
   ),
+  /** Re-checks the whole hash chain and every payload commitment, from a read-only snapshot. */
+  'ledger.verify': call(z.object({}), LedgerVerdict),
   /** Every entry appended after `afterSeq`, live. */
   'ledger.tail': stream(z.object({ afterSeq: z.number().int().min(0) }), LedgerEntry),
 };

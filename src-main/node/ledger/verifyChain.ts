@@ -27,37 +27,81 @@ function hex(buffer: Buffer): string {
  * Walks a ledger from its first entry and stops at the first entry that is not what the chain says it must be:
  * a gap or repeat in seq, a prev_hash that is not the previous entry's hash, an entry_hash that does not match its
  * fields, or an unredacted payload that does not match its commitment. `size` is how many entries were intact.
+ * Fed one entry at a time, so the same check runs synchronously (CLI) or in slices that keep the host responsive.
  */
-export function verifyChain(entries: Iterable<StoredEntry>): ChainVerdict {
-  let expectedSeq = 1;
-  let prevHash: Buffer = GENESIS_HASH;
-  let redacted = 0;
-  const bad = (reason: string): ChainVerdict => ({ intact: false, size: expectedSeq - 1, firstBadSeq: expectedSeq, reason });
-  for (const entry of entries) {
-    if (entry.seq !== expectedSeq) {
-      return bad(
-        entry.seq > expectedSeq
-          ? `entry ${expectedSeq} is missing (the next entry found has seq ${entry.seq})`
-          : `seq ${entry.seq} appears where seq ${expectedSeq} should be (entries repeated or reordered)`,
-      );
+export class ChainVerifier {
+  private expectedSeq = 1;
+  private prevHash: Buffer = GENESIS_HASH;
+  private redacted = 0;
+  private failure: ChainVerdict | undefined;
+
+  /** Checks one entry; returns the failing verdict once an entry is bad (and ignores everything after it). */
+  push(entry: StoredEntry): ChainVerdict | undefined {
+    if (this.failure) return this.failure;
+    const reason = this.check(entry);
+    if (reason) {
+      this.failure = { intact: false, size: this.expectedSeq - 1, firstBadSeq: this.expectedSeq, reason };
+      return this.failure;
     }
-    if (!entry.prevHash.equals(prevHash)) {
-      return bad(`its prev_hash ${hex(entry.prevHash).slice(0, 16)}… is not the hash of entry ${expectedSeq - 1} (${hex(prevHash).slice(0, 16)}…)`);
+    this.prevHash = entry.entryHash;
+    this.expectedSeq++;
+    return undefined;
+  }
+
+  get checked(): number {
+    return this.expectedSeq - 1;
+  }
+
+  finish(): ChainVerdict {
+    return this.failure ?? { intact: true, size: this.expectedSeq - 1, headHash: hex(this.prevHash), redacted: this.redacted };
+  }
+
+  private check(entry: StoredEntry): string | undefined {
+    const expected = this.expectedSeq;
+    if (entry.seq !== expected) {
+      return entry.seq > expected
+        ? `entry ${expected} is missing (the next entry found has seq ${entry.seq})`
+        : `seq ${entry.seq} appears where seq ${expected} should be (entries repeated or reordered)`;
+    }
+    if (!entry.prevHash.equals(this.prevHash)) {
+      return `its prev_hash ${hex(entry.prevHash).slice(0, 16)}… is not the hash of entry ${expected - 1} (${hex(this.prevHash).slice(0, 16)}…)`;
     }
     if (entry.payload !== null) {
-      if (!entry.salt || entry.salt.length !== SALT_BYTES) return bad('its payload is present but its salt is missing or malformed');
+      if (!entry.salt || entry.salt.length !== SALT_BYTES) return 'its payload is present but its salt is missing or malformed';
       if (!payloadCommit(entry.salt, entry.payload).equals(entry.payloadCommit)) {
-        return bad('its payload does not match its payload commitment (the payload or the commitment was changed)');
+        return 'its payload does not match its payload commitment (the payload or the commitment was changed)';
       }
     } else {
-      redacted++;
+      this.redacted++;
     }
-    const recomputed = entryHash(entry);
-    if (!recomputed.equals(entry.entryHash)) {
-      return bad('its entry_hash does not match its fields (seq, ts, type, actor, session or commitment was changed)');
+    if (!entryHash(entry).equals(entry.entryHash)) {
+      return 'its entry_hash does not match its fields (seq, ts, type, actor, session or commitment was changed)';
     }
-    prevHash = entry.entryHash;
-    expectedSeq++;
+    return undefined;
   }
-  return { intact: true, size: expectedSeq - 1, headHash: hex(prevHash), redacted };
+}
+
+export function verifyChain(entries: Iterable<StoredEntry>): ChainVerdict {
+  const verifier = new ChainVerifier();
+  for (const entry of entries) if (verifier.push(entry)) break;
+  return verifier.finish();
+}
+
+/** The same check, yielding to the event loop every `slice` entries so the host keeps serving while it runs. */
+export async function verifyChainInSlices(
+  entries: Iterable<StoredEntry>,
+  onProgress: (checked: number) => void = () => {},
+  slice = 20_000,
+): Promise<ChainVerdict> {
+  const verifier = new ChainVerifier();
+  let sinceYield = 0;
+  for (const entry of entries) {
+    if (verifier.push(entry)) break;
+    if (++sinceYield >= slice) {
+      sinceYield = 0;
+      onProgress(verifier.checked);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return verifier.finish();
 }

@@ -55,3 +55,25 @@ export function openDatabase(file: string, migrations: readonly Migration[] = de
     throw error;
   }
 }
+
+/**
+ * Opens the database for reading only, as `omni ledger verify` and the verifier do: nothing is migrated or
+ * written, and in WAL mode it reads a consistent snapshot while the app keeps writing.
+ */
+export function openDatabaseReadOnly(file: string, migrations: readonly Migration[] = defaultMigrations): Database {
+  const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
+  let db: Database;
+  try {
+    db = new Sqlite(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+  } catch (error) {
+    throw new Error(`cannot open ${file} for reading: ${(error as Error).message}`);
+  }
+  const supported = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current !== supported) {
+    db.close();
+    if (current > supported) throw new SchemaTooNewError(file, current, supported);
+    throw new Error(`${file} uses schema ${current}, older than this version's ${supported}: start the app once to upgrade it, then try again`);
+  }
+  return db;
+}

@@ -4,6 +4,7 @@ import { useSessions } from '../sessions/sessionsStore';
 import { LedgerRow } from './LedgerRow';
 import { useLedger } from './ledgerStore';
 import { useLedgerFeed } from './useLedgerFeed';
+import { VerifyLedger } from './VerifyLedger';
 
 /** The audit ledger, newest first, live, filterable by session and type, paged backwards on demand. */
 export function LedgerView() {
@@ -92,6 +93,7 @@ export function LedgerView() {
           Load older
         </button>
         <span className="muted">{entries.length} loaded</span>
+        <VerifyLedger />
       </footer>
     </section>
   );

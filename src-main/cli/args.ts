@@ -1,0 +1,20 @@
+/** A mistake in how a command was called: printed with the usage text, exit code 2. */
+export class UsageError extends Error {}
+
+/** Parses `--name value`, `--name=value` and `--flag`; anything not in `known` is a UsageError naming it. */
+export function parseFlags(args: string[], known: Record<string, 'value' | 'flag'>): Record<string, string | true> {
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [name, inline] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [undefined, undefined];
+    if (!name || !(name in known)) throw new UsageError(`unknown option "${arg}"`);
+    if (known[name] === 'flag') {
+      flags[name] = true;
+    } else {
+      const value = inline ?? args[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`option --${name} needs a value`);
+      flags[name] = value;
+    }
+  }
+  return flags;
+}
