@@ -280,7 +280,7 @@ function printReport(r) {
       if (f) {
         log(
           `  diagnostic product run (DOM renderer, ${fmt(d.product.mbPerSec)} MB/s under the profiler): ${f.frames} item frames ` +
-            `(median ${fmt(f.frameChars.median, '', 0)} chars, max ${fmt(f.frameChars.max, '', 0)}) against ${d.reference.selfTimed?.messages ?? '?'} messages for the reference; ` +
+            `(median ${fmt(f.frameChars.median, '', 0)} bytes, max ${fmt(f.frameChars.max, '', 0)}) against ${d.reference.selfTimed?.messages ?? '?'} messages for the reference; ` +
             `${f.creditFrames} credit frames (median ${fmt(f.creditPerFrame, '', 0)} chars); credit frame → next item ${fmt(f.creditToNextFrameMs, ' ms', 2)} (median); ` +
             `${f.gapsOver5ms} pauses > 5 ms between item arrivals, totalling ${fmt(f.timeInGapsOver5msMs, ' ms', 0)} of ${fmt(d.product.ms, ' ms', 0)}`,
         );

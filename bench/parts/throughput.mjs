@@ -71,7 +71,7 @@ const WS_PROBE = `(() => {
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => {
-        if (probe.on) probe.recv.push([performance.now(), typeof e.data === 'string' ? e.data.length : 0]);
+        if (probe.on) probe.recv.push([performance.now(), typeof e.data === 'string' ? e.data.length : (e.data.byteLength ?? 0) - 5]);
       });
     }
     send(data) {

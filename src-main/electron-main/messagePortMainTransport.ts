@@ -4,7 +4,7 @@ import type { Transport } from '../../src-preload/rpc/transport';
 
 /**
  * The host's end of the Electron transport: one MessagePortMain whose other end lives in the window. It carries
- * the same text frames as the WebSocket of the headless server, so RpcServer never knows which one it serves.
+ * the same frames as the WebSocket of the headless server, so RpcServer never knows which one it serves.
  *
  * The port queues messages until `start()`, so nothing the renderer sends before the host is ready is lost.
  */
@@ -23,7 +23,7 @@ export class MessagePortMainTransport implements Transport {
     port.start();
   }
 
-  send(frame: string): void {
+  send(frame: string | Uint8Array<ArrayBuffer>): void {
     if (!this.closed) this.port.postMessage(frame);
   }
 

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 import { Emitter, type Disposable } from '../../src-preload/rpc';
 import type { Transport } from '../../src-preload/rpc';
 
-/** The host's end of the web transport: one WebSocket carrying the same text frames as the Electron MessagePort. */
+/** The host's end of the web transport: one WebSocket carrying the same frames as the Electron MessagePort. */
 export class WebSocketTransport implements Transport {
   private readonly messages = new Emitter<unknown>();
   private readonly closes = new Emitter<string>();
@@ -16,7 +16,7 @@ export class WebSocketTransport implements Transport {
     socket.on('error', () => socket.terminate());
   }
 
-  send(frame: string): void {
+  send(frame: string | Uint8Array<ArrayBuffer>): void {
     if (this.socket.readyState === this.socket.OPEN) this.socket.send(frame);
   }
 

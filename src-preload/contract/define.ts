@@ -16,6 +16,17 @@ export interface StreamDef<Key extends z.ZodType = z.ZodType, Item extends z.Zod
   readonly key: Key;
   readonly item: Item;
   readonly weight: (item: z.output<Item>) => number;
+  /** Set for streams whose items are mostly text: such items travel as raw UTF-8 (see rpc/binaryFrame.ts). */
+  readonly text?: TextForm<z.output<Item>>;
+}
+
+/**
+ * How a stream item maps to plain text and back. `toText` returns undefined for items that are not text (they go
+ * as JSON); `fromText(toText(item))` must give the item back, and its weight must not change on the way.
+ */
+export interface TextForm<T> {
+  toText(item: T): string | undefined;
+  fromText(text: string): T;
 }
 
 export function call<Req extends z.ZodType, Res extends z.ZodType>(req: Req, res: Res): CallDef<Req, Res> {
@@ -26,8 +37,9 @@ export function stream<Key extends z.ZodType, Item extends z.ZodType>(
   key: Key,
   item: Item,
   weight: (item: z.output<Item>) => number = () => 1,
+  text?: TextForm<z.output<Item>>,
 ): StreamDef<Key, Item> {
-  return { kind: 'stream', key, item, weight };
+  return { kind: 'stream', key, item, weight, text };
 }
 
 export type ContractMap = Record<string, CallDef | StreamDef>;

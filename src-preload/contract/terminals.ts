@@ -35,8 +35,17 @@ export const terminalContract = {
   'terminal.resize': call(z.object({ id: TerminalId, cols: Cols, rows: Rows }), z.object({})),
   /** Kills the whole process group and forgets the terminal. */
   'terminal.close': call(z.object({ id: TerminalId }), z.object({})),
-  /** Replays the scrollback kept by the host, then live output; credit is counted in characters. */
-  'terminal.output': stream(z.object({ id: TerminalId }), TerminalEvent, (event) =>
-    event.type === 'data' ? event.data.length : 1,
+  /**
+   * Replays the scrollback kept by the host, then live output; credit is counted in characters. Output travels
+   * as raw UTF-8 frames, the exit notice as JSON.
+   */
+  'terminal.output': stream(
+    z.object({ id: TerminalId }),
+    TerminalEvent,
+    (event) => (event.type === 'data' ? event.data.length : 1),
+    {
+      toText: (event) => (event.type === 'data' ? event.data : undefined),
+      fromText: (data): TerminalEvent => ({ type: 'data', data }),
+    },
   ),
 };

@@ -1,3 +1,4 @@
+export * from './binaryFrame';
 export * from './creditWindow';
 export * from './disposable';
 export * from './frames';

@@ -1,6 +1,7 @@
 import type { CallNames, CallReq, CallRes, ContractMap, StreamItem, StreamKey, StreamNames } from '../contract/define';
 import { RpcError } from '../contract/errors';
 import { DisposableStore, type Disposable } from './disposable';
+import { decodeText, readBinaryItem } from './binaryFrame';
 import { ServerFrame } from './frames';
 import type { Transport } from './transport';
 
@@ -29,6 +30,7 @@ interface OpenStream {
   manualAck: boolean;
   weight: (item: unknown) => number;
   parse: (item: unknown) => unknown;
+  fromText: ((text: string) => unknown) | undefined;
   handlers: StreamHandlers<unknown>;
   pendingAck: number;
   unprocessed: number;
@@ -79,6 +81,7 @@ export class RpcClient<C extends ContractMap> implements Disposable {
       manualAck: options.manualAck ?? false,
       weight: def.weight as (item: unknown) => number,
       parse: (item) => def.item.parse(item),
+      fromText: def.text?.fromText,
       handlers: handlers as StreamHandlers<unknown>,
       pendingAck: 0,
       unprocessed: 0,
@@ -111,6 +114,10 @@ export class RpcClient<C extends ContractMap> implements Disposable {
   }
 
   private receive(raw: unknown): void {
+    if (typeof raw !== 'string') {
+      this.receiveBinary(raw);
+      return;
+    }
     let frame: ServerFrame;
     try {
       frame = ServerFrame.parse(JSON.parse(String(raw)));
@@ -143,16 +150,9 @@ export class RpcClient<C extends ContractMap> implements Disposable {
         }
         return;
       }
-      case 'item': {
-        const open = this.streams.get(frame.id);
-        if (!open) return;
-        const item = open.parse(frame.item);
-        const weight = open.weight(item);
-        open.unprocessed += weight;
-        open.handlers.onItem(item);
-        if (!open.manualAck) this.ack(frame.id, weight);
+      case 'item':
+        this.deliver(frame.id, frame.item);
         return;
-      }
       case 'end': {
         const open = this.streams.get(frame.id);
         if (!open) return;
@@ -161,6 +161,24 @@ export class RpcClient<C extends ContractMap> implements Disposable {
         return;
       }
     }
+  }
+
+  /** A stream item sent as bytes: only streams whose contract declares a text form may arrive this way. */
+  private receiveBinary(raw: unknown): void {
+    const binary = readBinaryItem(raw);
+    const fromText = binary && this.streams.get(binary.id)?.fromText;
+    if (!binary || !fromText) return; // Same policy as for malformed text frames: ignore rather than crash.
+    this.deliver(binary.id, fromText(decodeText(binary.bytes)));
+  }
+
+  private deliver(id: number, rawItem: unknown): void {
+    const open = this.streams.get(id);
+    if (!open) return;
+    const item = open.parse(rawItem);
+    const weight = open.weight(item);
+    open.unprocessed += weight;
+    open.handlers.onItem(item);
+    if (!open.manualAck) this.ack(id, weight);
   }
 
   private shutDown(reason: string): void {

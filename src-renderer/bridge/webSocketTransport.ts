@@ -8,6 +8,8 @@ import type { Transport } from '../../src-preload/rpc/transport';
 export function openWebSocketTransport(url: string): Promise<Transport> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url);
+    // The host's binary frames (terminal output) arrive as ArrayBuffers: no Blob round trip before decoding.
+    socket.binaryType = 'arraybuffer';
     const messages = new Emitter<unknown>();
     const closes = new Emitter<string>();
     let opened = false;

@@ -1,0 +1,55 @@
+/**
+ * The one binary frame of the protocol: a stream item whose contract declares a byte form (terminal output).
+ *
+ *   byte 0      BINARY_ITEM (0x01)
+ *   bytes 1–4   the subscription id, u32 big-endian
+ *   bytes 5–    the item's bytes, as its stream's `bytes` codec wrote them (UTF-8 text for terminal output)
+ *
+ * Why: terminal output is most of what crosses the bridge. As JSON every escape character grows to six
+ * (`\u001b`), and the page spent its time in JSON.parse and frame validation instead of in xterm; as bytes it is
+ * one native UTF-8 decode. Only the host sends binary frames; the host refuses them from a client (BAD_FRAME).
+ */
+export const BINARY_ITEM = 0x01;
+export const BINARY_HEADER_BYTES = 5;
+
+/** Both Node and browsers have TextEncoder/TextDecoder; the bridge layer compiles without DOM or Node types. */
+interface Utf8Encoder {
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
+interface Utf8Decoder {
+  decode(input: Uint8Array): string;
+}
+const codecs = globalThis as unknown as { TextEncoder: new () => Utf8Encoder; TextDecoder: new (label: string) => Utf8Decoder };
+const encoder = new codecs.TextEncoder();
+const decoder = new codecs.TextDecoder('utf-8');
+
+/** Frames a string item as UTF-8 after the header, in one exact-size buffer (a MessagePort copies whole buffers). */
+export function encodeTextItem(id: number, text: string): Uint8Array<ArrayBuffer> {
+  // UTF-8 needs at most three bytes per UTF-16 code unit.
+  const scratch = new Uint8Array(BINARY_HEADER_BYTES + text.length * 3);
+  const { written } = encoder.encodeInto(text, scratch.subarray(BINARY_HEADER_BYTES));
+  const frame = scratch.slice(0, BINARY_HEADER_BYTES + written);
+  frame[0] = BINARY_ITEM;
+  new DataView(frame.buffer).setUint32(1, id);
+  return frame;
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+export interface BinaryItem {
+  id: number;
+  bytes: Uint8Array;
+}
+
+/** Reads the header of a binary frame (a Uint8Array or an ArrayBuffer); undefined if it is not one of ours. */
+export function readBinaryItem(raw: unknown): BinaryItem | undefined {
+  const frame = raw instanceof Uint8Array ? raw : raw instanceof ArrayBuffer ? new Uint8Array(raw) : undefined;
+  if (!frame || frame.length < BINARY_HEADER_BYTES || frame[0] !== BINARY_ITEM) return undefined;
+  const id = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getUint32(1);
+  return { id, bytes: frame.subarray(BINARY_HEADER_BYTES) };
+}
+
+/** Subscription ids the binary header can carry; larger ids (never seen in practice) fall back to JSON frames. */
+export const MAX_BINARY_ID = 0xffff_ffff;

@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { z } from 'zod';
+import { stream, type TextForm } from '../../src-preload/contract';
+import { BINARY_ITEM, createMemoryTransportPair, readBinaryItem, RpcClient, RpcServer, type Handlers } from '../../src-preload/rpc';
+
+const Chunk = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('text'), text: z.string() }),
+  z.object({ kind: z.literal('done'), code: z.number() }),
+]);
+type Chunk = z.infer<typeof Chunk>;
+const asText: TextForm<Chunk> = {
+  toText: (chunk) => (chunk.kind === 'text' ? chunk.text : undefined),
+  fromText: (text) => ({ kind: 'text', text }),
+};
+
+const binaryContract = {
+  'out.stream': stream(z.object({ items: z.array(Chunk) }), Chunk, (c) => (c.kind === 'text' ? c.text.length : 1), asText),
+};
+const handlers: Handlers<typeof binaryContract> = {
+  'out.stream': ({ items }, sink) => {
+    for (const item of items) sink.push(item);
+    sink.end();
+  },
+};
+
+function connect() {
+  const [clientSide, serverSide] = createMemoryTransportPair();
+  const server = new RpcServer(binaryContract, handlers, serverSide, 'memory');
+  const client = new RpcClient(binaryContract, clientSide);
+  const wire: unknown[] = [];
+  clientSide.onMessage((frame) => wire.push(frame));
+  return { client, server, clientSide, serverSide, wire };
+}
+
+function collect(client: RpcClient<typeof binaryContract>, items: Chunk[]): Promise<Chunk[]> {
+  return new Promise((resolve, reject) => {
+    const got: Chunk[] = [];
+    client.subscribe('out.stream', { items }, { onItem: (c) => got.push(c), onEnd: (e) => (e ? reject(e) : resolve(got)) });
+  });
+}
+
+test('text items travel as UTF-8 bytes and arrive identical: escapes, CJK, emoji, NUL, empty', async () => {
+  const { client, wire } = connect();
+  const items: Chunk[] = [
+    { kind: 'text', text: '\x1b[31mred\x1b[0m\r\n' },
+    { kind: 'text', text: '日本語 ✓ 🙂 \u0000 tail' },
+    { kind: 'text', text: '' },
+    { kind: 'text', text: 'x'.repeat(300_000) },
+    { kind: 'done', code: 3 },
+  ];
+  assert.deepEqual(await collect(client, items), items);
+  const binary = wire.filter((f) => typeof f !== 'string');
+  assert.equal(binary.length, 4, 'every text item went as a binary frame');
+  assert.ok(wire.some((f) => typeof f === 'string' && f.includes('"done"')), 'the non-text item went as JSON');
+  const first = readBinaryItem(binary[0]);
+  assert.equal((binary[0] as Uint8Array)[0], BINARY_ITEM);
+  assert.equal(Buffer.from(first!.bytes).toString('utf8'), '\x1b[31mred\x1b[0m\r\n', 'raw bytes, no JSON escaping');
+});
+
+test('credit is counted in characters on both sides, so a text stream with small credit still completes', async () => {
+  const { client } = connect();
+  const items: Chunk[] = Array.from({ length: 50 }, (_, i) => ({ kind: 'text', text: `line ${i} ü€😀\r\n`.repeat(40) }));
+  const got = await new Promise<Chunk[]>((resolve, reject) => {
+    const seen: Chunk[] = [];
+    client.subscribe('out.stream', { items }, { onItem: (c) => seen.push(c), onEnd: (e) => (e ? reject(e) : resolve(seen)) }, { credit: 2000 });
+  });
+  assert.deepEqual(got, items);
+});
+
+test('the host refuses binary frames from a client, and a client ignores binary frames it cannot place', async () => {
+  const { client, clientSide, serverSide } = connect();
+  const replies: string[] = [];
+  clientSide.onMessage((frame) => typeof frame === 'string' && replies.push(frame));
+  clientSide.send(new Uint8Array([BINARY_ITEM, 0, 0, 0, 1, 65]));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.match(replies.join(''), /"BAD_FRAME"/);
+  // Unknown subscription, truncated header, wrong kind: dropped without throwing, and the stream still works after.
+  serverSide.send(new Uint8Array([BINARY_ITEM, 0, 0, 0, 99, 65]));
+  serverSide.send(new Uint8Array([BINARY_ITEM, 0]));
+  serverSide.send(new Uint8Array([0x7f, 0, 0, 0, 1, 65]));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(await collect(client, [{ kind: 'text', text: 'still fine' }]), [{ kind: 'text', text: 'still fine' }]);
+});
