@@ -1,5 +1,6 @@
 // Builds everything the app runs from: the renderer bundle, the host/CLI bundle and, where their sources exist,
-// the Electron main, host process and preload bundles. Run by `npm install` (prepare) and `npm run build`.
+// the Electron main, host process and preload bundles. Run by `npm install` (prepare) and `npm run build`;
+// `--production` (or NODE_ENV=production) minifies and puts React in production mode, as `npm run dist` ships it.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -8,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const started = Date.now();
-const production = process.env.NODE_ENV === 'production';
+const production = process.env.NODE_ENV === 'production' || process.argv.includes('--production');
 
 // Native modules are loaded at run time from the build that matches the running process (Node or Electron).
 const nodeExternals = ['better-sqlite3', 'node-pty', 'keytar', 'electron', 'bufferutil', 'utf-8-validate'];
