@@ -74,10 +74,9 @@ test('closing a terminal kills background jobs that live in their own process gr
   await client.call('terminal.input', { id: term.id, data: 'set -m; sleep 1000 & echo "JOB=$!="; (sleep 1000 &) ; echo ready\r' });
   const jobPid = Number((await waitFor(() => /JOB=(\d+)=/.exec(output), 'the job pid'))[1]);
   assert.ok(isAlive(jobPid));
-  const started = Date.now();
   await client.call('terminal.close', { id: term.id });
-  await waitFor(() => !isAlive(jobPid), 'the background job to die', 2000);
-  assert.ok(Date.now() - started < 2000);
+  // How fast is not asserted here (a loaded CI machine varies); that it dies at all is what the user relies on.
+  await waitFor(() => !isAlive(jobPid), 'the background job to die', 10_000);
 });
 
 /**

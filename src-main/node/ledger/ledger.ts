@@ -31,6 +31,15 @@ const toEntry = (row: Row): LedgerEntry => ({
 
 const COLUMNS = 'seq, ts, type, actor, session_id, payload';
 
+export interface LedgerOptions {
+  now?: () => number;
+  /**
+   * Applied to every payload before it is committed to: secrets must never reach the ledger, so the vault's
+   * scrubber (known secrets plus token patterns) runs here, at ingest. The identity when not given (tests).
+   */
+  scrub?: (payload: Record<string, unknown>) => Record<string, unknown>;
+}
+
 /**
  * The audit ledger: one append-only, hash-chained row per state-changing action (see entryHash.ts for the chain;
  * the table's triggers refuse UPDATE, DELETE and any seq that is not the next one). Appends are synchronous, so an
@@ -44,10 +53,15 @@ export class Ledger {
   private readonly selectAfter;
   private head: { seq: number; hash: Buffer };
 
+  private readonly now: () => number;
+  private readonly scrub: (payload: Record<string, unknown>) => Record<string, unknown>;
+
   constructor(
     private readonly db: Database,
-    private readonly now: () => number = Date.now,
+    options: LedgerOptions = {},
   ) {
+    this.now = options.now ?? Date.now;
+    this.scrub = options.scrub ?? ((payload) => payload);
     this.insert = db.prepare(
       'INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -67,7 +81,7 @@ export class Ledger {
   }
 
   append(event: LedgerAppend): LedgerEntry {
-    const payload = canonicalJson(event.payload ?? {});
+    const payload = canonicalJson(this.scrub(event.payload ?? {}));
     const ts = this.now();
     const sessionId = event.sessionId ?? null;
     let entry: LedgerEntry | undefined;
