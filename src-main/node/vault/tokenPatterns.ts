@@ -1,0 +1,136 @@
+/**
+ * Shapes of credentials that can be recognised without being registered: provider tokens with fixed prefixes,
+ * JWTs, private key blocks, and credentials in the places text puts them (Authorization headers, URL user info,
+ * well-known query parameters, SECRET=... assignments).
+ *
+ * What is deliberately NOT here: "high entropy" guesses. Ledger hashes (64 hex), uuids, ids, base64 blobs and
+ * paths look random too, and the ledger must keep them. Every pattern below is anchored on a literal prefix or a
+ * label that ordinary text does not produce, and starts only where a token can start (not in the middle of a
+ * longer identifier or blob).
+ */
+export interface TokenPattern {
+  /** Names the kind in the marker that replaces it: `[REDACTED:<label>]`. */
+  readonly label: string;
+  /**
+   * Regular expression source (no flags; no capturing groups other than `(?<secret>…)`). When a `secret` group
+   * is present it must end the match, and only it is replaced: `Authorization: Bearer [REDACTED:…]` keeps saying
+   * what was there.
+   */
+  readonly source: string;
+  /** A second look at a match, for shapes that ordinary words can also take; false leaves the match as it is. */
+  readonly accept?: (match: string) => boolean;
+}
+
+/**
+ * A token starts here only if the character before it could not be part of the same token: "ses_…AKIA…" or a
+ * base64url blob is not a key. Separators ("/", "=", ".", quotes, spaces) do not count, so tokens in URL paths,
+ * assignments and quoted strings are found.
+ */
+const START = '(?<![A-Za-z0-9_-])';
+
+const hasDigitAndLetter = (text: string): boolean => /\d/.test(text) && /[A-Za-z]/.test(text);
+
+/** Order matters where shapes overlap: the first pattern that matches at a position wins (sk-ant- before sk-). */
+export const TOKEN_PATTERNS: readonly TokenPattern[] = [
+  {
+    label: 'private-key',
+    // To the END line, or to the end of the text when it was cut off: half a key is still a key.
+    source: '-----BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----|$)',
+  },
+  { label: 'github-token', source: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})` },
+  { label: 'anthropic-key', source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
+  {
+    label: 'openai-key',
+    source: `${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
+    // "sk-" followed by a long hyphenated word is prose or a slug; real keys mix letters and digits.
+    accept: (match) => hasDigitAndLetter(match.slice(3)),
+  },
+  { label: 'aws-access-key-id', source: `${START}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  { label: 'slack-token', source: `${START}(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})` },
+  { label: 'google-api-key', source: `${START}AIza[0-9A-Za-z_-]{35}` },
+  { label: 'stripe-key', source: `${START}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}` },
+  // Header and payload are base64url JSON objects, which always begin `{"`, i.e. "eyJ". The signature may be empty.
+  { label: 'jwt', source: `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*` },
+  {
+    label: 'authorization',
+    // `Authorization: Bearer x`, `"authorization": "Basic x"`, `Proxy-Authorization: x`, `X-Api-Key: x`.
+    source:
+      '(?:[Aa]uthorization|AUTHORIZATION|[Xx]-[Aa]pi-[Kk]ey|[Aa]pi-[Kk]ey)["\']?\\s*[:=]\\s*["\']?(?:(?:Bearer|bearer|Basic|basic|Token|token|Bot)\\s+)?(?<secret>[A-Za-z0-9._~+/=:-]{8,})',
+  },
+  {
+    label: 'bearer-token',
+    // A bare "Bearer <credential>" (a curl line, a log of a request): the credential must look like one.
+    source: '(?<![A-Za-z])Bearer\\s+(?<secret>[A-Za-z0-9._~+/=-]{16,})',
+    accept: (match) => hasDigitAndLetter(match.slice(6)),
+  },
+  {
+    label: 'url-password',
+    // scheme://user:password@host keeps the user; the password runs to the last "@" before the path, since an
+    // unencoded "@" inside a password is common in hand-written URLs.
+    source: '(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:]*:(?<secret>[^\\s/?#]+)(?=@)',
+  },
+  {
+    label: 'url-query-secret',
+    source:
+      '[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password|secret|sig|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature)=(?<secret>[^&\\s#"\'<>]+)',
+  },
+  {
+    label: 'secret-assignment',
+    // Environment-style assignments: GITHUB_TOKEN=…, AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD="…".
+    source:
+      '(?<![A-Za-z0-9_])[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\\s*=\\s*["\']?(?<secret>[^\\s"\'&;]{8,})',
+    // MAX_TOKENS=100000000 is a number, not a credential.
+    accept: (match) => !/=\s*["']?\d+$/.test(match),
+  },
+  {
+    label: 'secret-field',
+    // A secret-named member of JSON that was serialized into text (an error quoting a request body).
+    source:
+      '"(?:password|passwd|passphrase|client_secret|clientSecret|api_key|apiKey|access_token|accessToken|refresh_token|refreshToken|private_key|privateKey)"\\s*:\\s*"(?<secret>(?:[^"\\\\]|\\\\.)+)',
+  },
+];
+
+/**
+ * Names of object members whose value is a credential whatever it looks like (compared after turning camelCase and
+ * kebab-case into snake_case and lowercasing: `apiKey`, `API-Key` and `api_key` are the same). Only names that mean
+ * the credential itself: `token` or `secret` alone often name a handle or the name of a vault entry, which the audit
+ * trail needs to keep.
+ */
+export const SECRET_FIELD_NAMES: ReadonlySet<string> = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'client_secret',
+  'api_key',
+  'apikey',
+  'x_api_key',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'session_token',
+  'private_key',
+  'secret_access_key',
+  'aws_secret_access_key',
+  'authorization',
+  'proxy_authorization',
+  'cookie',
+  'set_cookie',
+]);
+
+/** Member names repeat endlessly across payloads ("terminalId", "cwd"): remember the answer, within bounds. */
+const fieldNameCache = new Map<string, boolean>();
+
+export function isSecretFieldName(name: string): boolean {
+  let secret = fieldNameCache.get(name);
+  if (secret === undefined) {
+    secret = SECRET_FIELD_NAMES.has(
+      name
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .replace(/-/g, '_')
+        .toLowerCase(),
+    );
+    if (fieldNameCache.size >= 10_000) fieldNameCache.clear();
+    fieldNameCache.set(name, secret);
+  }
+  return secret;
+}
