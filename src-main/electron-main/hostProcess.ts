@@ -6,8 +6,10 @@ import packageJson from '../../package.json';
 import { contract, type Contract } from '../../src-preload/contract';
 import { DisposableStore } from '../../src-preload/rpc/disposable';
 import { RpcServer } from '../../src-preload/rpc/rpcServer';
+import { HostLog } from '../node/base/hostLog';
 import { resolveHome } from '../node/home';
 import { createHostServices } from '../node/hostServices';
+import { SecretScrubber } from '../node/vault/secretScrubber';
 import { parseMainToHostMessage, type HostToMainMessage } from './hostProcessMessages';
 import { MessagePortMainTransport } from './messagePortMainTransport';
 
@@ -34,14 +36,15 @@ function disconnect(windowId: number): void {
 async function connect(windowId: number, event: MessageEvent): Promise<void> {
   const port = event.ports[0];
   if (!port) return;
-  const { handlers } = await services;
+  const { handlers, log } = await services;
   disconnect(windowId);
   const owner = new DisposableStore();
   const transport = new MessagePortMainTransport(port);
   owner.add({ dispose: () => transport.close('replaced') });
   owner.add(
     new RpcServer<Contract>(contract, handlers, transport, 'messageport', {
-      onInternalError: (method, error) => console.error(`[host] ${method} failed:`, error),
+      // Through the host log, which scrubs secrets: an unexpected error is where a token gets quoted by accident.
+      onInternalError: (method, error) => log.error(`${method} failed:`, error),
     }),
   );
   owner.add(
@@ -82,8 +85,10 @@ services.then(
   () => toMain({ type: 'ready' }),
   (error: unknown) => {
     // Usually a native module built for the wrong ABI or an unreadable database; the main process shows this.
-    const message = error instanceof Error ? error.stack ?? error.message : String(error);
-    console.error('[host] could not start:', message);
+    // The services (and their registry of known secrets) never came up: token patterns still apply.
+    const startupLog = new HostLog({ scrub: (text) => new SecretScrubber().scrubText(text), prefix: '[host]' });
+    const message = startupLog.redact(error instanceof Error ? error.stack ?? error.message : String(error));
+    startupLog.error('could not start:', message);
     toMain({ type: 'fatal', message });
     // Give the message a moment to cross before the process goes away.
     setTimeout(() => process.exit(1), 100);

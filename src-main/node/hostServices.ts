@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { contract, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
+import { HostLog } from './base/hostLog';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
 import { SessionService } from './sessions/sessionService';
@@ -8,6 +9,8 @@ import { openDatabase, openDatabaseReadOnly, type Database } from './store/datab
 import { storedEntries } from './ledger/storedEntries';
 import { verifyChainInSlices } from './ledger/verifyChain';
 import { TerminalService } from './terminals/terminalService';
+import { SecretRegistry } from './vault/secretRegistry';
+import { SecretScrubber } from './vault/secretScrubber';
 
 export interface HostOptions {
   home: string;
@@ -18,6 +21,10 @@ export interface HostServices {
   readonly handlers: Handlers<Contract>;
   readonly db: Database;
   readonly ledger: Ledger;
+  /** The secret values the vault hands out are registered here, so they are scrubbed from the ledger and the log. */
+  readonly secrets: SecretRegistry;
+  /** Where the host reports failures; every line is scrubbed of secrets. */
+  readonly log: HostLog;
   dispose(): Promise<void>;
 }
 
@@ -29,7 +36,12 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const startedAt = Date.now();
   const db = openDatabase(databasePath(options.home));
   const owner = new DisposableStore();
-  const ledger = owner.add(new Ledger(db));
+  // Secrets never reach the ledger or the log: the scrubber takes registered values (and anything shaped like a
+  // token) out of every payload at ingest, before the hash chain commits to it, and out of every log line.
+  const secrets = new SecretRegistry();
+  const scrubber = new SecretScrubber(secrets);
+  const log = new HostLog({ scrub: (text) => scrubber.scrubText(text), prefix: '[host]' });
+  const ledger = owner.add(new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload) }));
   const sessions = owner.add(new SessionService(db, ledger));
   const terminals = new TerminalService(sessions, ledger);
 
@@ -43,9 +55,11 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       userHome: homedir(),
     }),
 
-    'session.create': ({ workspace, name }) => sessions.create(workspace, name, USER),
+    // A name is free text the user may paste anything into, and it is stored in the sessions table as well as the
+    // ledger: scrubbed before either sees it.
+    'session.create': ({ workspace, name }) => sessions.create(workspace, name === undefined ? undefined : scrubber.scrubText(name), USER),
     'session.list': ({ includeClosed }) => sessions.list(includeClosed ?? false),
-    'session.rename': ({ id, name }) => sessions.rename(id, name, USER),
+    'session.rename': ({ id, name }) => sessions.rename(id, scrubber.scrubText(name), USER),
     'session.close': async ({ id }) => {
       const closed = sessions.close(id, USER);
       await Promise.all(terminals.list(id).map((t) => terminals.close(t.id, USER)));
@@ -106,6 +120,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     handlers,
     db,
     ledger,
+    secrets,
+    log,
     async dispose() {
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });

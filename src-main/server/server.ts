@@ -100,7 +100,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (!tokensMatch(url.searchParams.get('token'), token)) return rejectUpgrade(socket, 401, 'Unauthorized');
     wss.handleUpgrade(req, socket, head, (ws) => {
       const server = new RpcServer(contract, services.handlers, new WebSocketTransport(ws), 'websocket', {
-        onInternalError: (method, error) => console.error(`[host] ${method} failed:`, error),
+        // Through the host log, which scrubs secrets: an unexpected error is where a token gets quoted by accident.
+        onInternalError: (method, error) => services.log.error(`${method} failed:`, error),
       });
       connections.add(server);
       ws.on('close', () => connections.delete(server));
