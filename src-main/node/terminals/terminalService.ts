@@ -1,13 +1,18 @@
 import { RpcError, type Terminal, type TerminalEvent } from '../../../src-preload/contract';
-import { DisposableStore, type Disposable, type StreamSink } from '../../../src-preload/rpc';
+import { DisposableStore, Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import { PtyProcess } from './ptyProcess';
-import { Scrollback } from './scrollback';
+import { SCROLLBACK_CHARS, Scrollback } from './scrollback';
+import type { TerminalChange } from './terminalChange';
 
-/** Characters of output each terminal keeps for replay when a card is reopened. */
-const SCROLLBACK_CHARS = 2 * 1024 * 1024;
+/** What a terminal looks like right now, as the event log's replay rebuilds it. */
+export interface TerminalView {
+  terminal: Terminal;
+  signal: number | null;
+  scrollback: string;
+}
 
 interface LiveTerminal {
   info: Terminal;
@@ -39,6 +44,9 @@ function defaultShell(): { shell: string; args: string[] } {
 /** Shells in pseudo-terminals, one per terminal card, running in their session's workspace. */
 export class TerminalService implements Disposable {
   private readonly terminals = new Map<string, LiveTerminal>();
+  private readonly changed = new Emitter<TerminalChange>();
+  /** Fires only for terminals still listed: once `closed` fired, nothing more is heard of that terminal. */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly sessions: SessionService,
@@ -75,15 +83,23 @@ export class TerminalService implements Disposable {
       readers: new Set(),
     };
     live.owner.add(pty);
-    live.owner.add(pty.onDidData((data) => live.scrollback.append(data)));
+    const listed = () => this.terminals.get(info.id) === live;
+    live.owner.add(
+      pty.onDidData((data) => {
+        live.scrollback.append(data);
+        if (listed()) this.changed.fire({ kind: 'output', sessionId, terminalId: info.id, data });
+      }),
+    );
     live.owner.add(
       pty.onDidExit((exit) => {
         info.status = 'exited';
         info.exitCode = exit.exitCode;
+        if (listed()) this.changed.fire({ kind: 'exited', sessionId, terminalId: info.id, exitCode: exit.exitCode, signal: exit.signal });
         this.ledger.append({ type: 'terminal.exit', actor: 'host', sessionId, payload: { terminalId: info.id, ...exit } });
       }),
     );
     this.terminals.set(info.id, live);
+    this.changed.fire({ kind: 'opened', terminal: { ...info } });
     this.ledger.append({ type: 'terminal.open', actor, sessionId, payload: { terminalId: info.id, shell, cwd: info.cwd, pid: info.pid } });
     return { ...info };
   }
@@ -98,6 +114,13 @@ export class TerminalService implements Disposable {
     return [...this.terminals.values()].filter((t) => t.info.sessionId === sessionId).map((t) => ({ ...t.info }));
   }
 
+  /** The session's terminals with their exit signal and scrollback, in the order they were opened. */
+  views(sessionId: string): TerminalView[] {
+    return [...this.terminals.values()]
+      .filter((t) => t.info.sessionId === sessionId)
+      .map((t) => ({ terminal: { ...t.info }, signal: t.pty.exit?.signal ?? null, scrollback: t.scrollback.snapshot() }));
+  }
+
   input(id: string, data: string): void {
     this.get(id).pty.write(data);
   }
@@ -107,11 +130,13 @@ export class TerminalService implements Disposable {
     live.info.cols = cols;
     live.info.rows = rows;
     live.pty.resize(cols, rows);
+    this.changed.fire({ kind: 'resized', sessionId: live.info.sessionId, terminalId: id, cols, rows });
   }
 
   async close(id: string, actor: string): Promise<void> {
     const live = this.get(id);
     this.terminals.delete(id);
+    this.changed.fire({ kind: 'closed', sessionId: live.info.sessionId, terminalId: id, reason: 'closed' });
     await live.pty.kill();
     for (const reader of live.readers) reader.end(new RpcError('CLOSED', 'the terminal was closed'));
     live.owner.dispose();
@@ -151,6 +176,8 @@ export class TerminalService implements Disposable {
   async dispose(): Promise<void> {
     const all = [...this.terminals.values()];
     this.terminals.clear();
+    for (const live of all) this.changed.fire({ kind: 'closed', sessionId: live.info.sessionId, terminalId: live.info.id, reason: 'host-stop' });
+    this.changed.dispose();
     await Promise.all(all.map(async (live) => {
       await live.pty.kill();
       live.owner.dispose();
