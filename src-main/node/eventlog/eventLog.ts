@@ -1,0 +1,240 @@
+import type { Disposable } from '../../../src-preload/rpc';
+import type { Database } from '../store/database';
+import type { EventAppend, LoggedEvent } from './loggedEvent';
+import { readSessionEvents, type EventRange } from './storedEvents';
+
+export interface EventLogOptions {
+  now?: () => number;
+  /** Output waits in memory at most this long before it is written (default 50 ms). */
+  flushDelayMs?: number;
+  /** Once this many characters are pending they are written without waiting for the delay (default 1 Mi). */
+  flushChars?: number;
+  /** A row of coalesced output stops growing at this many characters (default 256 Ki). */
+  maxRowChars?: number;
+  /**
+   * When writes keep failing (a full disk, say), pending events beyond this many characters are given up rather
+   * than held in memory without bound (default 64 Mi); replay then reports the gap they leave.
+   */
+  maxPendingChars?: number;
+  /**
+   * Applied to output text as it is written (the host passes its secret scrubber): registered secrets and
+   * token-shaped strings never reach the disk. Where it changes something, a replay shows its marker where the
+   * live scrollback, which lives only in memory, showed the value. A secret split across two rows (rows end at a
+   * flush or at `maxRowChars`) can escape it.
+   */
+  scrub?: (text: string) => string;
+  /** Where write failures are reported (default: stderr). */
+  onWriteError?: (error: Error, pendingEvents: number) => void;
+}
+
+export class EventLogClosedError extends Error {
+  constructor(kind: string) {
+    super(`the event log is closed (the host is shutting down); a "${kind}" event arrived after it`);
+    this.name = 'EventLogClosedError';
+  }
+}
+
+/** An event waiting in memory; `chunks` is set for output, which later chunks of the same stream may join. */
+interface PendingRow {
+  sessionId: string;
+  seq: number;
+  ts: number;
+  kind: string;
+  subject: string | null;
+  payload: string | null;
+  chunks: string[] | null;
+  chars: number;
+}
+
+const reportToStderr = (error: Error, pendingEvents: number) =>
+  console.error(`event log: could not write ${pendingEvents} event(s), will retry: ${error.message}`);
+
+/**
+ * The event log: everything that streams (output chunks, state changes), per session, append-only apart from
+ * retention, in the app database's `event_log` table. It is not the audit ledger: no hash chain, and retention may
+ * remove from it (retention.ts).
+ *
+ * Each session's events are numbered 1, 2, 3… without gaps; the number is given at append time, in memory, so the
+ * order is exactly the order the services fired their changes in.
+ *
+ * Writing: output is held in memory and written in one transaction per batch, at most `flushDelayMs` later or as
+ * soon as `flushChars` are pending, so a terminal flooding 30+ MB/s costs one SQLite transaction per batch, not one
+ * per chunk. Output chunks of one stream (kind + subject) that follow each other in a session become one row of up
+ * to `maxRowChars`. A `durable` append (state changes: a session renamed) writes the batch at once.
+ *
+ * Durability (the database runs WAL with synchronous=NORMAL):
+ * - clean shutdown (dispose): nothing is lost;
+ * - the host process killed or crashing: at most the last `flushDelayMs` of output (and at most `flushChars` of
+ *   it) is lost; durable events are lost only if the process dies between the service's own commit and the
+ *   event's write, which run back to back in one synchronous call;
+ * - power loss or an OS crash: additionally the transactions committed since the last WAL sync; the database is
+ *   never corrupted (SQLite's guarantee for WAL + NORMAL).
+ * What is stored is always a gapless prefix of each session's events: a batch commits whole or not at all.
+ */
+export class EventLog implements Disposable {
+  private readonly now: () => number;
+  private readonly flushDelayMs: number;
+  private readonly flushChars: number;
+  private readonly maxRowChars: number;
+  private readonly maxPendingChars: number;
+  private readonly onWriteError: (error: Error, pendingEvents: number) => void;
+  private readonly scrub: ((text: string) => string) | undefined;
+
+  /** The last seq given out per session (loaded from the table on first use). */
+  private readonly heads = new Map<string, number>();
+  private pending: PendingRow[] = [];
+  private pendingChars = 0;
+  /** Per session, its newest pending row while it is output that the next chunk of the same stream may join. */
+  private readonly growing = new Map<string, PendingRow>();
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private disposed = false;
+
+  private readonly insert;
+  private readonly selectHead;
+  private readonly writeRows;
+
+  constructor(
+    private readonly db: Database,
+    options: EventLogOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.flushDelayMs = options.flushDelayMs ?? 50;
+    this.flushChars = options.flushChars ?? 1024 * 1024;
+    this.maxRowChars = options.maxRowChars ?? 256 * 1024;
+    this.maxPendingChars = options.maxPendingChars ?? 64 * 1024 * 1024;
+    this.onWriteError = options.onWriteError ?? reportToStderr;
+    this.scrub = options.scrub;
+    this.insert = db.prepare(
+      'INSERT INTO event_log (session_id, seq, ts, kind, subject, payload, data, data_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.selectHead = db.prepare<[string], { head: number | null }>('SELECT max(seq) AS head FROM event_log WHERE session_id = ?');
+    this.writeRows = db.transaction((rows: PendingRow[]) => {
+      for (const row of rows) {
+        if (row.chunks === null) {
+          this.insert.run(row.sessionId, row.seq, row.ts, row.kind, row.subject, row.payload, null, null);
+        } else {
+          let text = row.chunks.length === 1 ? row.chunks[0] : row.chunks.join('');
+          if (this.scrub) text = this.scrub(text);
+          this.insert.run(row.sessionId, row.seq, row.ts, row.kind, row.subject, null, Buffer.from(text, 'utf8'), text.length);
+        }
+      }
+    });
+  }
+
+  /**
+   * Adds an event and returns its seq. Output text is stored as UTF-8, so it must be well-formed Unicode (what a
+   * UTF-8 decoder such as the pty's produces); a lone surrogate would come back as U+FFFD.
+   */
+  append(event: EventAppend, options: { durable?: boolean } = {}): number {
+    if (this.disposed) throw new EventLogClosedError(event.kind);
+    const subject = event.subject ?? null;
+    if (event.data !== undefined) {
+      const row = this.growing.get(event.sessionId);
+      if (row && row.kind === event.kind && row.subject === subject && row.chars + event.data.length <= this.maxRowChars) {
+        row.chunks!.push(event.data);
+        row.chars += event.data.length;
+        this.pendingChars += event.data.length;
+        this.afterAppend(options.durable);
+        return row.seq;
+      }
+    }
+    const seq = this.head(event.sessionId) + 1;
+    this.heads.set(event.sessionId, seq);
+    const payload = event.data === undefined ? JSON.stringify(event.payload) : null;
+    const row: PendingRow = {
+      sessionId: event.sessionId,
+      seq,
+      ts: this.now(),
+      kind: event.kind,
+      subject,
+      payload,
+      chunks: event.data === undefined ? null : [event.data],
+      chars: event.data === undefined ? payload!.length : event.data.length,
+    };
+    this.pending.push(row);
+    this.pendingChars += row.chars;
+    if (row.chunks) this.growing.set(event.sessionId, row);
+    else this.growing.delete(event.sessionId);
+    this.afterAppend(options.durable);
+    return seq;
+  }
+
+  /** The seq of the session's latest event, written or pending (0 when it has none). */
+  head(sessionId: string): number {
+    let head = this.heads.get(sessionId);
+    if (head === undefined) {
+      head = this.selectHead.get(sessionId)?.head ?? 0;
+      this.heads.set(sessionId, head);
+    }
+    return head;
+  }
+
+  /**
+   * The session's latest seq, with its pending output closed to later chunks: everything appended afterwards gets
+   * a greater seq, so replaying through the returned seq gives the session's state as of this call.
+   */
+  cut(sessionId: string): number {
+    this.growing.delete(sessionId);
+    return this.head(sessionId);
+  }
+
+  /** The session's events in seq order, pending ones included (they are written first). */
+  events(sessionId: string, range: EventRange = {}): LoggedEvent[] {
+    this.flush();
+    return readSessionEvents(this.db, sessionId, range);
+  }
+
+  private afterAppend(durable: boolean | undefined): void {
+    if (durable) {
+      this.flush();
+    } else if (this.pendingChars >= this.flushChars) {
+      // Soon, not now: the chunk that filled the batch reaches its readers first.
+      this.immediate ??= setImmediate(() => this.flush());
+    } else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), this.flushDelayMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every pending event in one transaction. Never throws: a failure is reported and retried later. */
+  flush(): boolean {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+    if (this.pending.length === 0) return true;
+    if (this.db.inTransaction) {
+      // Inside someone else's transaction our rows would vanish with its rollback while their seqs stay given out.
+      this.immediate = setImmediate(() => this.flush());
+      return false;
+    }
+    const rows = this.pending;
+    const chars = this.pendingChars;
+    this.pending = [];
+    this.pendingChars = 0;
+    this.growing.clear();
+    try {
+      this.writeRows(rows);
+      return true;
+    } catch (error) {
+      this.onWriteError(error as Error, rows.length);
+      if (chars <= this.maxPendingChars && !this.disposed) {
+        this.pending = rows;
+        this.pendingChars = chars;
+        this.timer = setTimeout(() => this.flush(), Math.max(this.flushDelayMs, 1000));
+        this.timer.unref();
+      }
+      return false;
+    }
+  }
+
+  /** Writes what is pending and refuses further events. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.flush();
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
