@@ -19,7 +19,10 @@ export class PayloadTooDeepError extends Error {
 }
 
 interface Pass {
-  /** Non-global: `test` keeps no state between calls, so the fast path is one call. */
+  /**
+   * The fast path: a cheap expression that finds something in every text the pass would change; when it finds
+   * nothing the text is returned as it came. Non-global, so `test` keeps no state between calls.
+   */
   detect: RegExp;
   replaceAll: RegExp;
   replacer: (match: string, ...rest: unknown[]) => string;
@@ -43,10 +46,12 @@ function knownValuesPass(known: readonly string[]): Pass {
 
 /**
  * Every token pattern in one regular expression, each alternative in its own named group so the replacement knows
- * what it found. Strings without a match (nearly all of them) cost one `test` and no allocation.
+ * what it found. Strings without any pattern's anchor (nearly all of them) cost one search of literals and no
+ * allocation.
  */
 function tokenPatternsPass(patterns: readonly TokenPattern[]): Pass {
   const source = patterns.map((pattern, i) => `(?<k${i}>${pattern.source.replace('(?<secret>', `(?<s${i}>`)})`).join('|');
+  const anchors = patterns.map((pattern) => pattern.anchor).join('|');
   const replacer = (match: string, ...rest: unknown[]): string => {
     const groups = rest[rest.length - 1] as Record<string, string | undefined>;
     for (let i = 0; i < patterns.length; i++) {
@@ -59,7 +64,7 @@ function tokenPatternsPass(patterns: readonly TokenPattern[]): Pass {
     }
     return match;
   };
-  return { detect: new RegExp(source), replaceAll: new RegExp(source, 'g'), replacer };
+  return { detect: new RegExp(anchors), replaceAll: new RegExp(source, 'g'), replacer };
 }
 
 /**

@@ -17,6 +17,12 @@ export interface TokenPattern {
    * what was there.
    */
   readonly source: string;
+  /**
+   * A plain expression that finds something in every text the pattern matches (usually its literal prefix). Texts
+   * in which no anchor occurs, nearly all of them, are passed over after one cheap search; the full patterns run
+   * only on the rest. Must never miss where `source` matches: a test checks it against samples of every shape.
+   */
+  readonly anchor: string;
   /** A second look at a match, for shapes that ordinary words can also take; false leaves the match as it is. */
   readonly accept?: (match: string) => boolean;
 }
@@ -34,56 +40,65 @@ const hasDigitAndLetter = (text: string): boolean => /\d/.test(text) && /[A-Za-z
 export const TOKEN_PATTERNS: readonly TokenPattern[] = [
   {
     label: 'private-key',
+    anchor: '-----BEGIN',
     // To the END line, or to the end of the text when it was cut off: half a key is still a key.
     source: '-----BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----|$)',
   },
-  { label: 'github-token', source: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})` },
-  { label: 'anthropic-key', source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
+  { label: 'github-token', anchor: 'gh[pousr]_|github_pat_', source: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})` },
+  { label: 'anthropic-key', anchor: 'sk-ant-', source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
   {
     label: 'openai-key',
+    anchor: 'sk-',
     source: `${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
     // "sk-" followed by a long hyphenated word is prose or a slug; real keys mix letters and digits.
     accept: (match) => hasDigitAndLetter(match.slice(3)),
   },
-  { label: 'aws-access-key-id', source: `${START}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
-  { label: 'slack-token', source: `${START}(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})` },
-  { label: 'google-api-key', source: `${START}AIza[0-9A-Za-z_-]{35}` },
-  { label: 'stripe-key', source: `${START}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}` },
+  { label: 'aws-access-key-id', anchor: 'AKIA|ASIA', source: `${START}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
+  { label: 'slack-token', anchor: 'xox[abprs]-|xapp-', source: `${START}(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})` },
+  { label: 'google-api-key', anchor: 'AIza', source: `${START}AIza[0-9A-Za-z_-]{35}` },
+  { label: 'stripe-key', anchor: '[sr]k_(?:live|test)_', source: `${START}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}` },
   // Header and payload are base64url JSON objects, which always begin `{"`, i.e. "eyJ". The signature may be empty.
-  { label: 'jwt', source: `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*` },
+  { label: 'jwt', anchor: 'eyJ', source: `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*` },
   {
     label: 'authorization',
+    anchor: '[Aa]uthorization|AUTHORIZATION|[Aa]pi-[Kk]ey',
     // `Authorization: Bearer x`, `"authorization": "Basic x"`, `Proxy-Authorization: x`, `X-Api-Key: x`.
     source:
       '(?:[Aa]uthorization|AUTHORIZATION|[Xx]-[Aa]pi-[Kk]ey|[Aa]pi-[Kk]ey)["\']?\\s*[:=]\\s*["\']?(?:(?:Bearer|bearer|Basic|basic|Token|token|Bot)\\s+)?(?<secret>[A-Za-z0-9._~+/=:-]{8,})',
   },
   {
     label: 'bearer-token',
+    anchor: 'Bearer',
     // A bare "Bearer <credential>" (a curl line, a log of a request): the credential must look like one.
     source: '(?<![A-Za-z])Bearer\\s+(?<secret>[A-Za-z0-9._~+/=-]{16,})',
     accept: (match) => hasDigitAndLetter(match.slice(6)),
   },
   {
     label: 'url-password',
+    anchor: '://',
     // scheme://user:password@host keeps the user; the password runs to the last "@" before the path, since an
     // unencoded "@" inside a password is common in hand-written URLs.
     source: '(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\\s/?#@:]*:(?<secret>[^\\s/?#]+)(?=@)',
   },
   {
     label: 'url-query-secret',
+    anchor: '[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password|secret|sig|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature)=',
     source:
-      '[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password|secret|sig|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature)=(?<secret>[^&\\s#"\'<>]+)',
+      '[?&](?:access_token|refresh_token|id_token|token|api_key|apikey|client_secret|password|secret|sig|X-Amz-Signature|X-Amz-Security-Token|X-Goog-Signature)=(?<secret>[A-Za-z0-9._~%+/=-]{8,})',
   },
   {
     label: 'secret-assignment',
-    // Environment-style assignments: GITHUB_TOKEN=…, AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD="…".
+    anchor: 'PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY',
+    // Environment-style assignments (no spaces around "=", as in a shell, .env file or `env` output):
+    // GITHUB_TOKEN=…, AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD="…". `const SECRET_FIELD = 'x'` in code is not one.
     source:
-      '(?<![A-Za-z0-9_])[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*\\s*=\\s*["\']?(?<secret>[^\\s"\'&;]{8,})',
+      '(?<![A-Za-z0-9_])[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*=["\']?(?<secret>[^\\s"\'&;]{8,})',
     // MAX_TOKENS=100000000 is a number, not a credential.
-    accept: (match) => !/=\s*["']?\d+$/.test(match),
+    accept: (match) => !/=["']?\d+$/.test(match),
   },
   {
     label: 'secret-field',
+    anchor: '"(?:password|passwd|passphrase|client_secret|clientSecret|api_key|apiKey|access_token|accessToken|refresh_token|refreshToken|private_key|privateKey)"',
     // A secret-named member of JSON that was serialized into text (an error quoting a request body).
     source:
       '"(?:password|passwd|passphrase|client_secret|clientSecret|api_key|apiKey|access_token|accessToken|refresh_token|refreshToken|private_key|privateKey)"\\s*:\\s*"(?<secret>(?:[^"\\\\]|\\\\.)+)',
