@@ -23,7 +23,10 @@ export interface SecretRegistration extends Disposable {
  * object); percent-encoded (inside a URL).
  */
 function formsOf(value: string): string[] {
-  const forms = new Set([value, value.trim(), JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]);
+  const forms = new Set<string>();
+  for (const text of [value, value.trim()]) {
+    forms.add(text).add(JSON.stringify(text).slice(1, -1)).add(encodeURIComponent(text));
+  }
   return [...forms].filter((form) => form.length >= MIN_SCRUBBED_SECRET_CHARS);
 }
 
