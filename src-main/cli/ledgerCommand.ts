@@ -1,34 +1,226 @@
-import { existsSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeLedgerVerdict, type LedgerVerdict } from '../../src-preload/contract';
 import { databasePath, resolveHome } from '../node/home';
-import { storedEntries } from '../node/ledger/storedEntries';
-import { verifyChain } from '../node/ledger/verifyChain';
-import { openDatabaseReadOnly } from '../node/store/database';
+import { exportLedger, LedgerExportError } from '../node/ledger/ledgerExport';
+import { loadPublicKey } from '../node/ledger/ledgerSigningKey';
+import { keychainTrust } from '../node/ledger/ledgerTrust';
+import { storedCheckpoints, storedEntries, storedLedgerId } from '../node/ledger/storedEntries';
+import { verifyExportFile, LedgerFileError } from '../node/ledger/verifyExport';
+import { verifyLedger } from '../node/ledger/verifyLedger';
+import { openDatabaseReadOnly, type Database } from '../node/store/database';
+import { keychainChoiceFromEnv, openHostKeychain } from '../node/vault/hostKeychain';
 import { parseFlags, UsageError } from './args';
 
 export const ledgerUsage = `  ledger verify [--home DIR]
-        Check the audit ledger's hash chain and every payload commitment; exit 0 when intact, 1 when not.`;
+        Check the audit ledger: hash chain, payload commitments, signed checkpoints (against the key in the OS
+        keychain). Exit 0 when intact, 1 when not.
+  ledger verify --file FILE [--key KEYFILE] [--extends OLDFILE]
+        Check an exported ledger offline. --key pins the ledger's public key (from \`omni ledger key\`);
+        --extends checks that FILE continues an earlier export OLDFILE instead of rewriting it.
+  ledger export --out FILE [--home DIR] [--session ID] [--redact] [--redact-type TYPE]... [--redact-field PATH]...
+        Write the ledger to FILE (JSON Lines) for a reviewer. --session discloses one session's entries only;
+        --redact withholds every payload, --redact-type the payloads of a type (\`terminal.*\` for a family),
+        --redact-field those with a field (\`env.TOKEN\`). Redacted entries keep their commitments: the file still verifies.
+  ledger key [--home DIR] [--out FILE]
+        Print (or write) the public key that signs this home's ledger checkpoints, for \`verify --key\`.`;
+
+const flagString = (value: string | true | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+const flagList = (value: string | true | string[] | undefined): string[] => (Array.isArray(value) ? value : []);
 
 /** `omni ledger …`: returns the process exit code. */
-export function ledgerCommand(args: string[]): number {
+export async function ledgerCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args;
-  if (action !== 'verify') throw new UsageError(action ? `unknown ledger action "${action}"` : 'ledger needs an action, e.g. `omni ledger verify`');
-  const flags = parseFlags(rest, { home: 'value' });
-  const home = resolveHome(typeof flags.home === 'string' ? flags.home : undefined);
+  switch (action) {
+    case 'verify':
+      return verifyCommand(rest);
+    case 'export':
+      return exportCommand(rest);
+    case 'key':
+      return keyCommand(rest);
+    default:
+      throw new UsageError(action ? `unknown ledger action "${action}"` : 'ledger needs an action, e.g. `omni ledger verify`');
+  }
+}
+
+function printVerdict(verdict: LedgerVerdict): number {
+  console.log(describeLedgerVerdict(verdict));
+  if (verdict.intact) for (const note of verdict.notes) console.log(`  note: ${note}`);
+  return verdict.intact ? 0 : 1;
+}
+
+/** Opens the home's database read-only, or explains why there is nothing (or nothing readable) to open. */
+function openHomeLedger(homeFlag: string | undefined): Database | null {
+  const home = resolveHome(homeFlag);
   const file = databasePath(home);
   if (!existsSync(file)) {
     console.error(`omni: no ledger at ${file}: nothing has been recorded in this home yet (choose another with --home)`);
-    return 1;
+    return null;
   }
-  const db = openDatabaseReadOnly(file);
   try {
-    const verdict = verifyChain(storedEntries(db));
-    if (verdict.intact) {
-      console.log(`intact: ${verdict.size} entries, head ${verdict.headHash}, no signed checkpoint yet`);
-      return 0;
+    const db = openDatabaseReadOnly(file);
+    db.prepare('SELECT 1 FROM audit_ledger LIMIT 1').get();
+    return db;
+  } catch (error) {
+    const message = (error as Error).message;
+    const hint = /not a database|malformed|file is encrypted/i.test(message)
+      ? 'the file is damaged or is not an Omniscient Shell database; restore it from a backup, or verify an export with --file'
+      : 'check the path and its permissions';
+    console.error(`omni: cannot read the ledger at ${file}: ${message} (${hint})`);
+    return null;
+  }
+}
+
+async function verifyCommand(args: string[]): Promise<number> {
+  const flags = parseFlags(args, { home: 'value', file: 'value', key: 'value', extends: 'value' });
+  const file = flagString(flags.file);
+  if (file) return verifyFileCommand(file, flagString(flags.key), flagString(flags.extends));
+  if (flags.key || flags.extends) throw new UsageError('--key and --extends go with --file (an exported ledger)');
+  const db = openHomeLedger(flagString(flags.home));
+  if (!db) return 1;
+  try {
+    let verdict: LedgerVerdict;
+    try {
+      const ledgerId = storedLedgerId(db);
+      // Only ask the keychain when there is something signed to check against it.
+      const signed = storedCheckpoints(db).length > 0;
+      const { keychain, problem } = signed ? await openHostKeychain(keychainChoiceFromEnv()) : { keychain: null, problem: null };
+      const trust = signed ? await keychainTrust(keychain, ledgerId, problem ?? undefined) : { publicKey: null, source: null };
+      verdict = verifyLedger(storedEntries(db), storedCheckpoints(db), trust);
+    } catch (error) {
+      console.error(`omni: the ledger could not be read to the end: ${(error as Error).message} (the database file is damaged; restore it from a backup)`);
+      return 1;
     }
-    console.log(`NOT INTACT: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason} (entries 1-${verdict.size} are intact)`);
-    return 1;
+    return printVerdict(verdict);
   } finally {
     db.close();
   }
+}
+
+function readKeyFile(file: string): Buffer {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--key ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    const key = text.includes('-----BEGIN') ? createPublicKey(text) : createPublicKey({ key: Buffer.from(text.trim(), 'base64'), format: 'der', type: 'spki' });
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`a ${key.asymmetricKeyType} key`);
+    return key.export({ format: 'der', type: 'spki' });
+  } catch (error) {
+    throw new UsageError(`--key ${file} is not an Ed25519 public key (${(error as Error).message}); use the PEM that \`omni ledger key\` prints`);
+  }
+}
+
+async function verifyFileCommand(file: string, keyFile: string | undefined, extendsFile: string | undefined): Promise<number> {
+  const publicKey = keyFile ? readKeyFile(keyFile) : null;
+  try {
+    const older = extendsFile ? await verifyExportFile(extendsFile, publicKey) : undefined;
+    if (older && !older.verdict.intact) {
+      console.log(`the earlier export ${extendsFile} does not verify: ${describeLedgerVerdict(older.verdict)}`);
+      return 1;
+    }
+    const check = await verifyExportFile(file, publicKey, older ? [older.header.size] : []);
+    const code = printVerdict(check.verdict);
+    if (code !== 0 || !older) return code;
+    const reason = extensionProblem(older, check);
+    if (reason) {
+      console.log(`DOES NOT EXTEND ${extendsFile}: ${reason}`);
+      return 1;
+    }
+    const added = check.header.size - older.header.size;
+    console.log(`extends ${extendsFile}: entries 1-${older.header.size} are the same, ${added} ${added === 1 ? 'entry' : 'entries'} added`);
+    return 0;
+  } catch (error) {
+    if (error instanceof LedgerFileError) {
+      console.log(`NOT VERIFIABLE: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function extensionProblem(older: Awaited<ReturnType<typeof verifyExportFile>>, newer: Awaited<ReturnType<typeof verifyExportFile>>): string | null {
+  if (older.header.ledgerId !== newer.header.ledgerId) {
+    return `they are exports of different ledgers (${older.header.ledgerId.slice(0, 16)}… and ${newer.header.ledgerId.slice(0, 16)}…)`;
+  }
+  if (newer.header.size < older.header.size) return `it has ${newer.header.size} entries, fewer than the earlier export's ${older.header.size}: entries were removed`;
+  const hash = newer.remembered.get(older.header.size);
+  if (hash !== older.header.headHash) {
+    return `its entry ${older.header.size} is not the earlier export's last entry: the ledger was rewritten at or before seq ${older.header.size}`;
+  }
+  return null;
+}
+
+async function exportCommand(args: string[]): Promise<number> {
+  const flags = parseFlags(args, { home: 'value', out: 'value', session: 'value', redact: 'flag', 'redact-type': 'values', 'redact-field': 'values' });
+  const out = flagString(flags.out);
+  if (!out) throw new UsageError('ledger export needs --out FILE');
+  const target = resolve(out);
+  if (existsSync(target)) {
+    console.error(`omni: ${target} exists already; choose a new file (an export is never written over another)`);
+    return 1;
+  }
+  const db = openHomeLedger(flagString(flags.home));
+  if (!db) return 1;
+  const showProgress = process.stderr.isTTY;
+  try {
+    const summary = await exportLedger(
+      db,
+      target,
+      { sessionId: flagString(flags.session), redactAll: flags.redact === true, redactTypes: flagList(flags['redact-type']), redactFields: flagList(flags['redact-field']) },
+      ({ written, total }) => {
+        if (showProgress) process.stderr.write(`\rexporting: ${written}/${total} entries`);
+      },
+    );
+    if (showProgress) process.stderr.write('\n');
+    const parts = [`${summary.entries} entries`, `${summary.redacted} redacted`, `${summary.elided} elided`, `${summary.checkpoints} signed checkpoints`];
+    console.log(`exported ${parts.join(', ')} to ${summary.file} (${summary.bytes} bytes); verify with: omni ledger verify --file ${summary.file}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof LedgerExportError) {
+      console.error(`omni: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+async function keyCommand(args: string[]): Promise<number> {
+  const flags = parseFlags(args, { home: 'value', out: 'value' });
+  const db = openHomeLedger(flagString(flags.home));
+  if (!db) return 1;
+  let ledgerId: string | null;
+  try {
+    ledgerId = storedLedgerId(db);
+  } finally {
+    db.close();
+  }
+  if (!ledgerId) {
+    console.error('omni: the ledger is empty, so it has no signing key yet');
+    return 1;
+  }
+  const { keychain, problem } = await openHostKeychain(keychainChoiceFromEnv());
+  if (!keychain) {
+    console.error(`omni: the signing key lives in the OS keychain, which cannot be reached: ${problem}`);
+    return 1;
+  }
+  const der = await loadPublicKey(keychain, ledgerId);
+  if (!der) {
+    console.error('omni: this keychain holds no signing key for this ledger (it is created when the app first runs with a keychain)');
+    return 1;
+  }
+  const pem = createPublicKey({ key: der, format: 'der', type: 'spki' }).export({ format: 'pem', type: 'spki' }).toString();
+  const out = flagString(flags.out);
+  if (out) {
+    writeFileSync(out, pem);
+    console.log(`wrote the ledger's public key to ${out}`);
+  } else {
+    process.stdout.write(pem);
+  }
+  return 0;
 }

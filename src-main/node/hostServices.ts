@@ -6,15 +6,20 @@ import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
 import { SessionService } from './sessions/sessionService';
 import { openDatabase, openDatabaseReadOnly, type Database } from './store/database';
-import { storedEntries } from './ledger/storedEntries';
-import { verifyChainInSlices } from './ledger/verifyChain';
+import { loadOrCreateSigningKey } from './ledger/ledgerSigningKey';
+import { keychainTrust } from './ledger/ledgerTrust';
+import { storedCheckpoints, storedEntries } from './ledger/storedEntries';
+import { verifyLedgerInSlices } from './ledger/verifyLedger';
 import { TerminalService } from './terminals/terminalService';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
+import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 
 export interface HostOptions {
   home: string;
   version: string;
+  /** Default: OMNI_KEYCHAIN from the environment, else the OS keychain. */
+  keychain?: KeychainChoice;
 }
 
 export interface HostServices {
@@ -41,7 +46,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const secrets = new SecretRegistry();
   const scrubber = new SecretScrubber(secrets);
   const log = new HostLog({ scrub: (text) => scrubber.scrubText(text), prefix: '[host]' });
-  const ledger = owner.add(new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload) }));
+  const ledger = owner.add(new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload), onError: (error) => log.error('ledger:', error) }));
   const sessions = owner.add(new SessionService(db, ledger));
   const terminals = new TerminalService(sessions, ledger);
 
@@ -89,10 +94,16 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
 
     'ledger.list': ({ sessionId, beforeSeq, limit }) => ledger.list({ sessionId, beforeSeq, limit }),
     'ledger.verify': async () => {
+      const { keychain, problem } = await keychainReady;
+      await signingReady;
+      ledger.flush();
+      // Trust first, then checkpoints, then entries: each read sees at least what the one before vouched for.
+      const ledgerId = ledger.ledgerId;
+      const trust = await keychainTrust(keychain, ledgerId, problem ?? undefined);
       // A separate read-only connection: the verifier iterates for seconds on a large ledger while appends go on.
       const snapshot = openDatabaseReadOnly(databasePath(options.home));
       try {
-        return await verifyChainInSlices(storedEntries(snapshot));
+        return await verifyLedgerInSlices(storedEntries(snapshot), storedCheckpoints(snapshot), trust);
       } finally {
         snapshot.close();
       }
@@ -115,6 +126,21 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   }
 
   ledger.append({ type: 'host.start', actor: 'host', payload: { version: options.version, pid: process.pid } });
+  // The keychain answers asynchronously (and may be slow or absent): the host serves meanwhile, and signing starts
+  // once the ledger's key is loaded, covering at once whatever the previous run left unsigned.
+  const keychainChoice = options.keychain ?? keychainChoiceFromEnv();
+  const keychainReady = openHostKeychain(keychainChoice);
+  const signingReady = keychainReady.then(async ({ keychain, problem }) => {
+    if (!keychain) {
+      if (keychainChoice !== 'off') log.error(`ledger checkpoints are not signed: ${problem}`);
+      return;
+    }
+    try {
+      ledger.startSigning(await loadOrCreateSigningKey(keychain, ledger.ledgerId!), keychain);
+    } catch (error) {
+      log.error('ledger checkpoints are not signed:', error);
+    }
+  });
 
   return {
     handlers,
@@ -125,6 +151,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     async dispose() {
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
+      await signingReady;
+      await ledger.close();
       owner.dispose();
       db.close();
     },

@@ -24,7 +24,7 @@ function buildLedger(file: string): void {
   const db = openDatabase(file);
   const ledger = new Ledger(db);
   const types = ['session.create', 'terminal.open', 'grant.issue', 'grant.revoke', 'exec.spawn', 'file.write'];
-  db.transaction(() => {
+  ledger.transact(() => {
     for (let i = 0; i < ENTRIES; i++) {
       ledger.append({
         type: types[i % types.length],
@@ -33,7 +33,7 @@ function buildLedger(file: string): void {
         payload: { i, path: `/work/file-${i}.txt`, note: `entry ${i} ✓`, nested: { ok: i % 2 === 0, list: [i, i * 0.5] } },
       });
     }
-  })();
+  });
   db.close();
 }
 
@@ -45,8 +45,9 @@ test('an untouched ledger verifies, and its head is what the writer last appende
   const ledger = new Ledger(db);
   ledger.append({ type: 'a', actor: 'user', payload: { x: 1 } });
   ledger.append({ type: 'b', actor: 'host', sessionId: 'ses_abcdefgh1', payload: {} });
+  ledger.flush();
   const verdict = verifyChain(storedEntries(db));
-  assert.deepEqual(verdict, { intact: true, size: 2, headHash: ledger.headInfo.hash, redacted: 0 });
+  assert.deepEqual(verdict, { intact: true, size: 2, headHash: ledger.headInfo.hash, redacted: 0, elided: 0 });
   db.close();
 });
 
@@ -115,7 +116,9 @@ test('the database refuses an entry that skips or repeats a seq', (t) => {
   t.after(dir.cleanup);
   const db = openDatabase(join(dir.path, 'sessions.db'));
   t.after(() => db.close());
-  new Ledger(db).append({ type: 'a', actor: 'user' });
+  const ledger = new Ledger(db);
+  ledger.append({ type: 'a', actor: 'user' });
+  ledger.flush();
   const insert = db.prepare(
     "INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, 0, 't', 'a', NULL, zeroblob(32), zeroblob(32), zeroblob(32), '{}', zeroblob(16))",
   );

@@ -19,6 +19,7 @@ test('omni ledger verify says intact with the size and head, then names the firs
   const db = openDatabase(join(home.path, 'memory', 'sessions.db'));
   const ledger = new Ledger(db);
   for (let i = 0; i < 20; i++) ledger.append({ type: 'test.entry', actor: 'user', payload: { i } });
+  ledger.flush();
   const head = ledger.headInfo.hash;
   const intact = omni('ledger', 'verify', '--home', home.path);
   assert.equal(intact.code, 0, intact.out);

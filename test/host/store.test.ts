@@ -59,6 +59,8 @@ test('the ledger is append-only: the database refuses UPDATE and DELETE', (t) =>
   const first = ledger.append({ type: 'test.one', actor: 'user', payload: { n: 1 } });
   const second = ledger.append({ type: 'test.two', actor: 'host' });
   assert.equal(second.seq, first.seq + 1);
+  assert.deepEqual(seen, [], 'listeners hear of an entry only once it has committed');
+  ledger.flush();
   assert.deepEqual(seen, [first.seq, second.seq]);
   assert.throws(() => db.prepare("UPDATE audit_ledger SET type = 'forged'").run(), /audit_ledger is append-only: UPDATE refused/);
   assert.throws(() => db.prepare('DELETE FROM audit_ledger').run(), /audit_ledger is append-only: DELETE refused/);

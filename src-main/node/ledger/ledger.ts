@@ -1,14 +1,32 @@
 import type { LedgerEntry } from '../../../src-preload/contract';
 import { Emitter } from '../../../src-preload/rpc';
 import type { Database } from '../store/database';
+import type { Keychain } from '../vault/keychain';
 import { canonicalJson } from './canonicalJson';
+import { CheckpointWriter } from './checkpointWriter';
 import { entryHash, GENESIS_HASH, newSalt, payloadCommit } from './entryHash';
+import type { LedgerSigningKey } from './ledgerSigningKey';
 
 export interface LedgerAppend {
   type: string;
   actor: string;
   sessionId?: string | null;
   payload?: Record<string, unknown>;
+}
+
+export interface LedgerOptions {
+  now?: () => number;
+  /**
+   * Applied to every payload before it is committed to: secrets must never reach the ledger, so the vault's
+   * scrubber (known secrets plus token patterns) runs here, at ingest. The identity when not given (tests).
+   */
+  scrub?: (payload: Record<string, unknown>) => Record<string, unknown>;
+  /** Most entries written in one transaction. */
+  batchSize?: number;
+  /** A checkpoint is signed whenever seq reaches a multiple of this (and on close). */
+  checkpointEvery?: number;
+  /** Where failures of background work (a deferred flush, a keychain write) are reported. */
+  onError?: (error: unknown) => void;
 }
 
 interface Row {
@@ -18,6 +36,16 @@ interface Row {
   actor: string;
   session_id: string | null;
   payload: string;
+}
+
+/** An entry chained in memory, waiting for its batch to be written. */
+interface PendingEntry {
+  entry: LedgerEntry;
+  payloadCommit: Buffer;
+  prevHash: Buffer;
+  entryHash: Buffer;
+  payload: string;
+  salt: Buffer;
 }
 
 const toEntry = (row: Row): LedgerEntry => ({
@@ -30,31 +58,45 @@ const toEntry = (row: Row): LedgerEntry => ({
 });
 
 const COLUMNS = 'seq, ts, type, actor, session_id, payload';
-
-export interface LedgerOptions {
-  now?: () => number;
-  /**
-   * Applied to every payload before it is committed to: secrets must never reach the ledger, so the vault's
-   * scrubber (known secrets plus token patterns) runs here, at ingest. The identity when not given (tests).
-   */
-  scrub?: (payload: Record<string, unknown>) => Record<string, unknown>;
-}
+const DEFAULT_BATCH_SIZE = 1000;
+export const DEFAULT_CHECKPOINT_EVERY = 1000;
 
 /**
- * The audit ledger: one append-only, hash-chained row per state-changing action (see entryHash.ts for the chain;
- * the table's triggers refuse UPDATE, DELETE and any seq that is not the next one). Appends are synchronous, so an
- * entry commits in the same transaction as the change it records. Listeners hear every append (the live view).
+ * The audit ledger: one append-only, hash-chained row per state-changing action (entryHash.ts has the chain; the
+ * table's triggers refuse UPDATE, DELETE and any seq that is not the next one), with checkpoints signed by a key
+ * from the OS keychain (checkpoint.ts).
+ *
+ * The host's single writer. `append` chains the entry at once (seq order is the order of calls) and queues it;
+ * queued entries are written together in one transaction at the end of the event-loop turn, or as soon as
+ * `batchSize` are waiting, or when `flush()` is called. Listeners hear an entry only after it has committed.
+ * `transact(work)` runs a change to other tables and the entries recording it in one transaction: both land or
+ * neither does.
+ *
+ * Durability (what a crash can lose): the database runs in WAL mode with synchronous=NORMAL. A killed host process
+ * (kill -9, a crash) loses only the entries still queued, i.e. appended during the last event-loop turn and not yet
+ * flushed; every written batch is whole and the chain verifies. A power loss or OS crash can in addition lose the
+ * last committed transactions that the OS had not yet written to disk; the database is never corrupted.
  */
 export class Ledger {
   private readonly appended = new Emitter<LedgerEntry>();
+  /** Fires once per entry, in seq order, after the entry has committed. */
   readonly onDidAppend = this.appended.event;
   private readonly insert;
-  private readonly selectHead;
   private readonly selectAfter;
-  private head: { seq: number; hash: Buffer };
-
   private readonly now: () => number;
   private readonly scrub: (payload: Record<string, unknown>) => Record<string, unknown>;
+  private readonly batchSize: number;
+  private readonly checkpointEvery: number;
+  private readonly onError: (error: unknown) => void;
+  private pending: PendingEntry[] = [];
+  /** The newest entry, queued or written. */
+  private head: { seq: number; hash: Buffer };
+  /** The newest written entry. */
+  private committedHead: { seq: number; hash: Buffer };
+  private flushScheduled = false;
+  private inTransact = false;
+  private checkpoints: CheckpointWriter | undefined;
+  private closed = false;
 
   constructor(
     private readonly db: Database,
@@ -62,51 +104,90 @@ export class Ledger {
   ) {
     this.now = options.now ?? Date.now;
     this.scrub = options.scrub ?? ((payload) => payload);
+    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+    this.checkpointEvery = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
+    this.onError = options.onError ?? ((error) => console.error('[ledger]', error));
     this.insert = db.prepare(
       'INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.selectHead = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1');
     this.selectAfter = db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM audit_ledger WHERE seq > ? ORDER BY seq LIMIT ?`);
-    this.head = this.readHead();
+    const row = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get();
+    this.head = row ? { seq: row.seq, hash: row.entry_hash } : { seq: 0, hash: GENESIS_HASH };
+    this.committedHead = this.head;
   }
 
-  private readHead(): { seq: number; hash: Buffer } {
-    const row = this.selectHead.get();
-    return row ? { seq: row.seq, hash: row.entry_hash } : { seq: 0, hash: GENESIS_HASH };
-  }
-
-  /** The number of entries and the hash of the last one. */
+  /** The number of entries (queued ones included) and the hash of the last one. */
   get headInfo(): { size: number; hash: string } {
     return { size: this.head.seq, hash: this.head.hash.toString('hex') };
   }
 
+  /** The ledger's identity, the hash of its first entry (hex), or null while it is empty. */
+  get ledgerId(): string | null {
+    this.flush();
+    const row = this.db.prepare<[], { entry_hash: Buffer }>('SELECT entry_hash FROM audit_ledger WHERE seq = 1').get();
+    return row ? row.entry_hash.toString('hex') : null;
+  }
+
+  /** The key signing checkpoints, once `startSigning` has run. */
+  get signingKeyId(): string | null {
+    return this.checkpoints?.keyId ?? null;
+  }
+
+  /**
+   * Starts signing checkpoints with `key` (loaded from `keychain`, where the newest checkpoint is also recorded).
+   * Entries the previous run left unsigned (a crash before its closing checkpoint) are covered at once.
+   */
+  startSigning(key: LedgerSigningKey, keychain: Keychain): void {
+    const ledgerId = this.ledgerId;
+    if (!ledgerId) throw new Error('the ledger is empty: append an entry before signing checkpoints');
+    this.checkpoints = new CheckpointWriter(this.db, key, Buffer.from(ledgerId, 'hex'), keychain, this.onError);
+    this.checkpointHead();
+  }
+
   append(event: LedgerAppend): LedgerEntry {
-    const payload = canonicalJson(this.scrub(event.payload ?? {}));
-    const ts = this.now();
-    const sessionId = event.sessionId ?? null;
-    let entry: LedgerEntry | undefined;
-    for (let attempt = 0; !entry; attempt++) {
-      const seq = this.head.seq + 1;
-      const salt = newSalt();
-      const commit = payloadCommit(salt, payload);
-      const hash = entryHash({ seq, ts, type: event.type, actor: event.actor, sessionId, payloadCommit: commit, prevHash: this.head.hash });
-      try {
-        this.insert.run(seq, ts, event.type, event.actor, sessionId, commit, this.head.hash, hash, payload, salt);
-      } catch (error) {
-        // A rolled-back transaction can leave the cached head ahead of the table: re-read it and chain again once.
-        if (attempt > 0 || !/gapless/.test(String(error))) throw error;
-        this.head = this.readHead();
-        continue;
-      }
-      this.head = { seq, hash };
-      entry = { seq, ts, type: event.type, actor: event.actor, sessionId, payload: JSON.parse(payload) as Record<string, unknown> };
+    if (this.closed) throw new Error(`the ledger is closed: "${event.type}" was not recorded`);
+    if (this.db.inTransaction && !this.inTransact) {
+      // Writing queued entries into somebody else's transaction would lose them if it rolled back.
+      throw new Error('Ledger.append inside a database transaction: use ledger.transact(work) so the change and its entry commit together');
     }
-    this.appended.fire(entry);
-    return entry;
+    const queued = this.enqueue(event);
+    if (!this.inTransact) {
+      if (this.pending.length >= this.batchSize) this.flush();
+      else this.scheduleFlush();
+    }
+    return queued.entry;
+  }
+
+  /**
+   * Runs `work` (which changes other tables and appends the entries recording it) in one transaction together with
+   * every queued entry. If `work` throws, nothing of it lands: its entries are dropped and the chain continues as if
+   * they had never been appended; entries queued before stay queued.
+   */
+  transact<T>(work: () => T): T {
+    if (this.inTransact || this.db.inTransaction) throw new Error('ledger.transact cannot be nested in another transaction');
+    const queuedBefore = this.pending.length;
+    const headBefore = this.head;
+    this.inTransact = true;
+    try {
+      return this.writeTransaction(work);
+    } catch (error) {
+      this.pending.length = queuedBefore;
+      this.head = headBefore;
+      throw error;
+    } finally {
+      this.inTransact = false;
+    }
+  }
+
+  /** Writes every queued entry now, in one transaction. Throws (keeping them queued) if the write fails. */
+  flush(): void {
+    if (this.pending.length === 0 || this.inTransact) return;
+    this.writeTransaction(() => undefined);
   }
 
   /** Newest first; `beforeSeq` pages backwards. */
   list(options: { sessionId?: string; beforeSeq?: number; limit: number }): LedgerEntry[] {
+    this.flush();
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (options.sessionId) {
@@ -121,11 +202,123 @@ export class Ledger {
     return this.db.prepare<(string | number)[], Row>(sql).all(...args, options.limit).map(toEntry);
   }
 
+  /** Committed entries after `seq`, oldest first. */
   after(seq: number, limit: number): LedgerEntry[] {
+    this.flush();
     return this.selectAfter.all(seq, limit).map(toEntry);
   }
 
-  dispose(): void {
+  /**
+   * Writes what is queued, signs a closing checkpoint over the whole ledger, and waits for the keychain to record
+   * it. Nothing can be appended afterwards.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    this.checkpointHead();
+    this.closed = true;
+    await this.checkpoints?.drain();
     this.appended.dispose();
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    try {
+      this.flush();
+    } finally {
+      this.closed = true;
+      this.appended.dispose();
+    }
+  }
+
+  private enqueue(event: LedgerAppend): PendingEntry {
+    const scrubbed = this.scrub(event.payload ?? {});
+    const payload = canonicalJson(scrubbed);
+    const ts = this.now();
+    const sessionId = event.sessionId ?? null;
+    const seq = this.head.seq + 1;
+    const salt = newSalt();
+    const commit = payloadCommit(salt, payload);
+    const prevHash = this.head.hash;
+    const hash = entryHash({ seq, ts, type: event.type, actor: event.actor, sessionId, payloadCommit: commit, prevHash });
+    const queued: PendingEntry = {
+      entry: { seq, ts, type: event.type, actor: event.actor, sessionId, payload: scrubbed },
+      payloadCommit: commit,
+      prevHash,
+      entryHash: hash,
+      payload,
+      salt,
+    };
+    this.pending.push(queued);
+    this.head = { seq, hash };
+    return queued;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      try {
+        this.flush();
+      } catch (error) {
+        // Still queued: the next append or flush tries again.
+        this.onError(error);
+      }
+    });
+  }
+
+  /** One transaction: `work`, then every queued entry (with its checkpoints); then the commit's bookkeeping. */
+  private writeTransaction<T>(work: () => T): T {
+    let result: T;
+    try {
+      result = this.db.transaction(() => {
+        const value = work();
+        this.writePending();
+        return value;
+      })();
+    } catch (error) {
+      this.checkpoints?.settle(false);
+      throw error;
+    }
+    this.committed();
+    return result;
+  }
+
+  /** Inside a transaction: inserts the queued entries, signing a checkpoint at every multiple of checkpointEvery. */
+  private writePending(): void {
+    for (const queued of this.pending) {
+      const { entry } = queued;
+      this.insert.run(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, queued.payloadCommit, queued.prevHash, queued.entryHash, queued.payload, queued.salt);
+      if (this.checkpoints && entry.seq % this.checkpointEvery === 0) {
+        this.checkpoints.sign(entry.seq, queued.entryHash, entry.ts);
+      }
+    }
+  }
+
+  /** After a commit: the written entries leave the queue, their checkpoints count, listeners hear of them. */
+  private committed(): void {
+    const written = this.pending;
+    this.pending = [];
+    if (written.length > 0) {
+      const last = written[written.length - 1];
+      this.committedHead = { seq: last.entry.seq, hash: last.entryHash };
+    }
+    this.checkpoints?.settle(true);
+    for (const queued of written) this.appended.fire(queued.entry);
+  }
+
+  /** Signs a checkpoint over everything written, unless the newest checkpoint already covers it. */
+  private checkpointHead(): void {
+    const writer = this.checkpoints;
+    if (!writer || this.committedHead.seq <= writer.lastSize) return;
+    const { seq, hash } = this.committedHead;
+    try {
+      this.db.transaction(() => writer.sign(seq, hash, this.now()))();
+    } catch (error) {
+      writer.settle(false);
+      throw error;
+    }
+    writer.settle(true);
   }
 }

@@ -63,12 +63,12 @@ export class SessionService {
       created_at: ts,
       updated_at: ts,
     };
-    this.db.transaction(() => {
+    this.ledger.transact(() => {
       this.db
         .prepare('INSERT INTO sessions (id, name, workspace, status, created_at, updated_at) VALUES (@id, @name, @workspace, @status, @created_at, @updated_at)')
         .run(row);
       this.ledger.append({ type: 'session.create', actor, sessionId: row.id, payload: { name: row.name, workspace } });
-    })();
+    });
     const session = toSession(row);
     this.changed.fire({ kind: 'created', session });
     return session;
@@ -113,12 +113,12 @@ export class SessionService {
     event: { type: string; actor: string; payload: Record<string, unknown> },
   ): Session {
     const ts = this.now();
-    this.db.transaction(() => {
+    this.ledger.transact(() => {
       this.db
         .prepare('UPDATE sessions SET name = coalesce(@name, name), status = coalesce(@status, status), updated_at = @ts WHERE id = @id')
         .run({ id, ts, name: fields.name ?? null, status: fields.status ?? null });
       this.ledger.append({ ...event, sessionId: id });
-    })();
+    });
     const session = this.get(id);
     this.changed.fire({ kind: 'updated', session });
     return session;

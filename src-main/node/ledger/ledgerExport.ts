@@ -1,0 +1,194 @@
+import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import type { Database } from '../store/database';
+import type { Checkpoint } from './checkpoint';
+import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
+import { storedCheckpoints, storedEntries, storedLedgerId } from './storedEntries';
+import type { StoredEntry } from './verifyChain';
+
+export interface ExportOptions {
+  /** Disclose only this session's entries; the others are elided to their place in the chain. */
+  sessionId?: string;
+  /** Redact every payload (the export then shows who did what when, and proves it, without the details). */
+  redactAll?: boolean;
+  /** Redact the payloads of these types; `prefix.*` matches a family (e.g. `terminal.*`). */
+  redactTypes?: string[];
+  /**
+   * Redact the payloads that have any of these fields (a top-level key, or a dotted path such as `env.TOKEN`).
+   * A payload is committed to as a whole, so hiding one field hides its whole payload; its commitment stays.
+   */
+  redactFields?: string[];
+}
+
+export interface ExportProgress {
+  written: number;
+  total: number;
+}
+
+export interface ExportSummary {
+  file: string;
+  entries: number;
+  redacted: number;
+  elided: number;
+  checkpoints: number;
+  bytes: number;
+  ledgerId: string;
+  headHash: string;
+}
+
+export class LedgerExportError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'LedgerExportError';
+  }
+}
+
+const hex = (buffer: Buffer | null): string | null => (buffer ? buffer.toString('hex') : null);
+
+function typeMatcher(patterns: string[]): (type: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.endsWith('*')));
+  const prefixes = patterns.filter((p) => p.endsWith('*')).map((p) => p.slice(0, -1));
+  return (type) => exact.has(type) || prefixes.some((prefix) => type.startsWith(prefix));
+}
+
+function hasPath(payload: unknown, path: string[]): boolean {
+  let node = payload;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
+/** Why `entry`'s payload is withheld from the export, or null to disclose it. */
+function redactionOf(entry: StoredEntry, options: ExportOptions, typeRedacted: (type: string) => boolean, fields: string[][]): string | null {
+  if (options.redactAll) return 'all';
+  if (typeRedacted(entry.type)) return 'type';
+  if (fields.length > 0 && entry.payload !== null) {
+    const payload: unknown = JSON.parse(entry.payload);
+    for (const path of fields) if (hasPath(payload, path)) return `field:${path.join('.')}`;
+  }
+  return null;
+}
+
+function checkpointLine(checkpoint: Checkpoint): string {
+  return JSON.stringify({
+    checkpoint: {
+      size: checkpoint.size,
+      ts: checkpoint.ts,
+      headHash: checkpoint.headHash.toString('hex'),
+      prevSignature: hex(checkpoint.prevSignature),
+      signature: checkpoint.signature.toString('hex'),
+      publicKey: checkpoint.publicKey.toString('base64'),
+    },
+  });
+}
+
+/** Writes lines with backpressure, in chunks: a million small writes would cost more than the export itself. */
+class LineWriter {
+  private chunk: string[] = [];
+  private chunkLength = 0;
+  bytes = 0;
+
+  constructor(private readonly stream: WriteStream) {}
+
+  async line(text: string): Promise<void> {
+    this.chunk.push(text, '\n');
+    this.chunkLength += text.length + 1;
+    if (this.chunkLength >= 1 << 20) await this.drain();
+  }
+
+  async drain(): Promise<void> {
+    if (this.chunk.length === 0) return;
+    const data = Buffer.from(this.chunk.join(''), 'utf8');
+    this.chunk = [];
+    this.chunkLength = 0;
+    this.bytes += data.length;
+    if (!this.stream.write(data)) await new Promise<void>((resolve) => this.stream.once('drain', resolve));
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    await new Promise<void>((resolve, reject) => this.stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  }
+}
+
+/**
+ * Writes the ledger of `db` (best a read-only snapshot: the export is then one consistent state however long it
+ * takes) to `file`, as exportFormat.ts describes. The file appears under its name only when complete: it is
+ * written as `<file>.partial` and renamed at the end (and removed if anything fails).
+ */
+export async function exportLedger(
+  db: Database,
+  file: string,
+  options: ExportOptions = {},
+  onProgress: (progress: ExportProgress) => void = () => {},
+  now: () => number = Date.now,
+): Promise<ExportSummary> {
+  const ledgerId = storedLedgerId(db);
+  if (!ledgerId) throw new LedgerExportError('the ledger is empty: there is nothing to export yet');
+  const head = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get()!;
+  if (options.sessionId) {
+    const found = db.prepare('SELECT 1 FROM audit_ledger WHERE session_id = ? LIMIT 1').get(options.sessionId);
+    if (!found) throw new LedgerExportError(`the ledger has no entries of session ${options.sessionId}: check the id (omni ledger export --session ID)`);
+  }
+  const checkpoints = storedCheckpoints(db).filter((c) => c.size <= head.seq);
+  const header: ExportHeader = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    ledgerId,
+    exportedAt: now(),
+    size: head.seq,
+    headHash: head.entry_hash.toString('hex'),
+    session: options.sessionId ?? null,
+    redaction: { all: options.redactAll ?? false, types: options.redactTypes ?? [], fields: options.redactFields ?? [] },
+  };
+  const typeRedacted = typeMatcher(options.redactTypes ?? []);
+  const fields = (options.redactFields ?? []).map((f) => f.split('.'));
+
+  const partial = `${file}.partial`;
+  let stream: WriteStream;
+  try {
+    stream = createWriteStream(partial, { mode: 0o600 });
+    await new Promise<void>((resolve, reject) => stream.once('open', () => resolve()).once('error', reject));
+  } catch (error) {
+    throw new LedgerExportError(`cannot write ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  const writer = new LineWriter(stream);
+  let written = 0;
+  let redacted = 0;
+  let elided = 0;
+  try {
+    await writer.line(JSON.stringify(header));
+    for (const checkpoint of checkpoints) await writer.line(checkpointLine(checkpoint));
+    for (const entry of storedEntries(db)) {
+      if (entry.seq > head.seq) break;
+      if (options.sessionId && entry.sessionId !== options.sessionId) {
+        elided++;
+        await writer.line(`{"seq":${entry.seq},"prevHash":"${entry.prevHash.toString('hex')}","entryHash":"${entry.entryHash.toString('hex')}","elided":true}`);
+      } else {
+        const why = redactionOf(entry, options, typeRedacted, fields);
+        if (why) redacted++;
+        // The stored payload is canonical JSON already: it goes into the line as it is.
+        await writer.line(
+          `{"seq":${entry.seq},"ts":${entry.ts},"type":${JSON.stringify(entry.type)},"actor":${JSON.stringify(entry.actor)},` +
+            `"sessionId":${JSON.stringify(entry.sessionId)},"payloadCommit":"${entry.payloadCommit.toString('hex')}",` +
+            `"prevHash":"${entry.prevHash.toString('hex')}","entryHash":"${entry.entryHash.toString('hex')}",` +
+            (why ? `"payload":null,"salt":null,"redacted":${JSON.stringify(why)}}` : `"payload":${entry.payload},"salt":"${hex(entry.salt)}"}`),
+        );
+      }
+      if (++written % 20_000 === 0) {
+        onProgress({ written, total: head.seq });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    await writer.line(JSON.stringify({ end: { entries: written, checkpoints: checkpoints.length } }));
+    await writer.close();
+    renameSync(partial, file);
+  } catch (error) {
+    stream.destroy();
+    rmSync(partial, { force: true });
+    throw error instanceof LedgerExportError ? error : new LedgerExportError(`export to ${file} failed: ${(error as Error).message}`, { cause: error });
+  }
+  onProgress({ written, total: head.seq });
+  return { file, entries: written, redacted, elided, checkpoints: checkpoints.length, bytes: writer.bytes, ledgerId, headHash: header.headHash };
+}

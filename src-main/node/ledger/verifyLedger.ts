@@ -1,0 +1,184 @@
+import type { KeyObject } from 'node:crypto';
+import type { LedgerCheckpointInfo, LedgerVerdict } from '../../../src-preload/contract';
+import { checkpointSignatureValid, keyIdOf, publicKeyFromDer, type Checkpoint } from './checkpoint';
+import type { LatestCheckpointRecord } from './ledgerSigningKey';
+import { ChainVerifier, type StoredEntry } from './verifyChain';
+
+/** What the checkpoints' signatures are checked against. */
+export interface CheckpointTrust {
+  /**
+   * The ledger's public key (SPKI DER) from a trusted place: the keychain that holds the private key, or a key file
+   * the user pinned. Null: only the key written in the checkpoints themselves, which proves consistency but not
+   * authorship (anyone can re-sign with a key of their own), and the verdict says so.
+   */
+  publicKey: Buffer | null;
+  source: 'keychain' | 'key-file' | null;
+  /** The keychain's record of the newest checkpoint (catches a tail deleted together with its checkpoints). */
+  latest?: LatestCheckpointRecord | null;
+  /** Said in the verdict's notes, e.g. why the keychain could not be asked. */
+  notes?: string[];
+}
+
+const short = (hash: Buffer | string): string => `${(typeof hash === 'string' ? hash : hash.toString('hex')).slice(0, 16)}…`;
+
+/**
+ * Verifies a ledger from its first entry: the hash chain and payload commitments (ChainVerifier), then at each
+ * checkpoint's seq that the checkpoint vouches for exactly that entry, follows the previous checkpoint and is
+ * signed by the trusted key; at the end, that no checkpoint (nor the keychain's record) vouches for entries that
+ * are gone. Fed one entry at a time like ChainVerifier.
+ */
+export class LedgerVerifier {
+  private readonly chain = new ChainVerifier();
+  private readonly checkpoints: Checkpoint[];
+  private next = 0;
+  private ledgerId: Buffer | undefined;
+  private trustedKey: KeyObject | undefined;
+  private trustedKeyDer: Buffer | undefined;
+  private lastGood: { checkpoint: Checkpoint; source: LedgerCheckpointInfo['keySource'] } | undefined;
+  private failure: LedgerVerdict | undefined;
+
+  constructor(
+    checkpoints: Checkpoint[],
+    private readonly trust: CheckpointTrust,
+  ) {
+    this.checkpoints = [...checkpoints].sort((a, b) => a.size - b.size);
+    if (trust.publicKey) this.setTrustedKey(trust.publicKey);
+  }
+
+  get checked(): number {
+    return this.chain.checked;
+  }
+
+  push(entry: StoredEntry): LedgerVerdict | undefined {
+    if (this.failure) return this.failure;
+    const chainFailure = this.chain.push(entry);
+    if (chainFailure && !chainFailure.intact) {
+      this.failure = chainFailure;
+      return this.failure;
+    }
+    if (entry.seq === 1) this.ledgerId = entry.entryHash;
+    const checkpoint = this.checkpoints[this.next];
+    if (checkpoint && checkpoint.size === entry.seq) {
+      this.next++;
+      const reason = this.checkCheckpoint(checkpoint, entry);
+      if (reason) {
+        const from = this.lastGood?.checkpoint.size ?? 0;
+        this.failure = { intact: false, size: from, firstBadSeq: from + 1, reason };
+        return this.failure;
+      }
+    }
+    return undefined;
+  }
+
+  finish(): LedgerVerdict {
+    if (this.failure) return this.failure;
+    const chain = this.chain.finish();
+    if (!chain.intact) return chain;
+    const beyond = this.checkpoints[this.next];
+    if (beyond) {
+      return {
+        intact: false,
+        size: chain.size,
+        firstBadSeq: chain.size + 1,
+        reason: `the ledger ends at seq ${chain.size}, but a signed checkpoint vouches for ${beyond.size} entries: entries ${chain.size + 1}-${beyond.size} were removed`,
+      };
+    }
+    const latest = this.trust.latest;
+    const newest = this.lastGood?.checkpoint;
+    if (latest && latest.size > (newest?.size ?? 0)) {
+      const where = latest.size > chain.size ? `the ledger ends at seq ${chain.size}` : `its checkpoints stop at seq ${newest?.size ?? 0}`;
+      return {
+        intact: false,
+        size: Math.min(chain.size, newest?.size ?? 0),
+        firstBadSeq: Math.min(chain.size, newest?.size ?? 0) + 1,
+        reason: `the keychain records a signed checkpoint at seq ${latest.size}, but ${where}: entries or checkpoints were removed`,
+      };
+    }
+    if (latest && newest && latest.size === newest.size && latest.signature !== newest.signature.toString('hex')) {
+      return {
+        intact: false,
+        size: newest.size - 1,
+        firstBadSeq: newest.size,
+        reason: `the checkpoint at seq ${newest.size} differs from the one the keychain recorded: checkpoints were replaced`,
+      };
+    }
+    const notes = [...(this.trust.notes ?? [])];
+    if (this.lastGood?.source === 'embedded') {
+      notes.push(
+        `signatures were checked against the key written in the ledger itself (${this.lastGood.checkpoint.publicKey.length ? keyIdOf(this.lastGood.checkpoint.publicKey) : '?'}); pin the ledger's public key (--key) to prove who signed`,
+      );
+    }
+    if (chain.redacted > 0) notes.push(`${chain.redacted} payloads are redacted: their commitments are in the chain, their contents are not disclosed`);
+    if (chain.elided > 0) notes.push(`${chain.elided} entries of other sessions are elided: their place in the chain was checked, their contents are not disclosed`);
+    if (newest && newest.size < chain.size) notes.push(`entries ${newest.size + 1}-${chain.size} are not yet covered by a signed checkpoint`);
+    return {
+      intact: true,
+      size: chain.size,
+      headHash: chain.headHash,
+      redacted: chain.redacted,
+      checkpoint: newest && this.lastGood ? { seq: newest.size, ts: newest.ts, keyId: keyIdOf(newest.publicKey), keySource: this.lastGood.source } : null,
+      notes,
+    };
+  }
+
+  private setTrustedKey(der: Buffer): void {
+    this.trustedKeyDer = der;
+    this.trustedKey = publicKeyFromDer(der);
+  }
+
+  private checkCheckpoint(checkpoint: Checkpoint, entry: StoredEntry): string | undefined {
+    const at = `the signed checkpoint at seq ${checkpoint.size}`;
+    if (!checkpoint.headHash.equals(entry.entryHash)) {
+      const from = (this.lastGood?.checkpoint.size ?? 0) + 1;
+      return `${at} vouches for an entry ${checkpoint.size} with hash ${short(checkpoint.headHash)}, but it hashes to ${short(entry.entryHash)}: entries ${from}-${checkpoint.size} were rewritten after they were signed`;
+    }
+    const expectedPrev = this.lastGood?.checkpoint.signature ?? null;
+    if (expectedPrev === null ? checkpoint.prevSignature !== null : !checkpoint.prevSignature?.equals(expectedPrev)) {
+      return `${at} does not follow the checkpoint before it (checkpoints were removed or replaced)`;
+    }
+    let source: LedgerCheckpointInfo['keySource'] = this.trust.source ?? 'embedded';
+    if (!this.trustedKeyDer) {
+      try {
+        this.setTrustedKey(checkpoint.publicKey);
+      } catch {
+        return `${at} carries a public key that is not a valid Ed25519 key`;
+      }
+      source = 'embedded';
+    }
+    if (!checkpoint.publicKey.equals(this.trustedKeyDer!)) {
+      return `${at} was signed by key ${keyIdOf(checkpoint.publicKey)}, not by the ledger's key ${keyIdOf(this.trustedKeyDer!)}`;
+    }
+    if (!checkpointSignatureValid(this.ledgerId!, checkpoint, this.trustedKey!)) {
+      return `${at} has a signature that does not verify with key ${keyIdOf(this.trustedKeyDer!)} (forged or altered)`;
+    }
+    this.lastGood = { checkpoint, source };
+    return undefined;
+  }
+}
+
+export function verifyLedger(entries: Iterable<StoredEntry>, checkpoints: Checkpoint[], trust: CheckpointTrust): LedgerVerdict {
+  const verifier = new LedgerVerifier(checkpoints, trust);
+  for (const entry of entries) if (verifier.push(entry)) break;
+  return verifier.finish();
+}
+
+/** The same check, yielding to the event loop every `slice` entries so the host keeps serving while it runs. */
+export async function verifyLedgerInSlices(
+  entries: Iterable<StoredEntry>,
+  checkpoints: Checkpoint[],
+  trust: CheckpointTrust,
+  onProgress: (checked: number) => void = () => {},
+  slice = 20_000,
+): Promise<LedgerVerdict> {
+  const verifier = new LedgerVerifier(checkpoints, trust);
+  let sinceYield = 0;
+  for (const entry of entries) {
+    if (verifier.push(entry)) break;
+    if (++sinceYield >= slice) {
+      sinceYield = 0;
+      onProgress(verifier.checked);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  return verifier.finish();
+}
