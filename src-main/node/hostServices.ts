@@ -4,6 +4,7 @@ import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
+import { LedgerQuery } from './ledger/ledgerQuery';
 import { SessionService } from './sessions/sessionService';
 import { openDatabase, openDatabaseReadOnly, type Database } from './store/database';
 import { loadOrCreateSigningKey } from './ledger/ledgerSigningKey';
@@ -47,6 +48,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const scrubber = new SecretScrubber(secrets);
   const log = new HostLog({ scrub: (text) => scrubber.scrubText(text), prefix: '[host]' });
   const ledger = owner.add(new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload), onError: (error) => log.error('ledger:', error) }));
+  const ledgerQuery = new LedgerQuery(db);
   const sessions = owner.add(new SessionService(db, ledger));
   const terminals = new TerminalService(sessions, ledger);
 
@@ -93,6 +95,11 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     'terminal.output': ({ id }, sink) => terminals.attach(id, sink),
 
     'ledger.list': ({ sessionId, beforeSeq, limit }) => ledger.list({ sessionId, beforeSeq, limit }),
+    // The ledger view's queries read the committed table; appends still queued show up with the next tail event.
+    'ledger.query': (request) => ledgerQuery.page(request),
+    'ledger.count': (request) => ledgerQuery.count(request),
+    'ledger.facets': () => ledgerQuery.facets(),
+    'ledger.entry': ({ seq }) => ledgerQuery.entry(seq),
     'ledger.verify': async () => {
       const { keychain, problem } = await keychainReady;
       await signingReady;
