@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { contract, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
+import { HostEventLog } from './eventlog/hostEventLog';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
 import { LedgerQuery } from './ledger/ledgerQuery';
@@ -31,6 +32,8 @@ export interface HostServices {
   readonly secrets: SecretRegistry;
   /** Where the host reports failures; every line is scrubbed of secrets. */
   readonly log: HostLog;
+  /** Everything that streams, per session, replayable into the session's state. */
+  readonly events: HostEventLog;
   dispose(): Promise<void>;
 }
 
@@ -51,6 +54,13 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const ledgerQuery = new LedgerQuery(db);
   const sessions = owner.add(new SessionService(db, ledger));
   const terminals = new TerminalService(sessions, ledger);
+  // Registered after the ledger and sessions, so disposed (its pending output written) before them.
+  const events = owner.add(
+    new HostEventLog(db, sessions, terminals, {
+      log: { scrub: (text) => scrubber.scrubText(text), onWriteError: (error) => log.error('event log write failed, will retry:', error) },
+      retention: { onError: (error) => log.error('event log retention failed:', error) },
+    }),
+  );
 
   const handlers: Handlers<Contract> = {
     'host.info': () => ({
@@ -155,6 +165,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ledger,
     secrets,
     log,
+    events,
     async dispose() {
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
