@@ -171,8 +171,10 @@ async function exportCommand(args: string[]): Promise<number> {
       db,
       target,
       { sessionId: flagString(flags.session), redactAll: flags.redact === true, redactTypes: flagList(flags['redact-type']), redactFields: flagList(flags['redact-field']) },
-      ({ written, total }) => {
-        if (showProgress) process.stderr.write(`\rexporting: ${written}/${total} entries`);
+      {
+        onProgress: ({ written, total }) => {
+          if (showProgress) process.stderr.write(`\rexporting: ${written}/${total} entries`);
+        },
       },
     );
     if (showProgress) process.stderr.write('\n');

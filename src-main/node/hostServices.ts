@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { contract, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
+import { contract, RpcError, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
 import { HostEventLog } from './eventlog/hostEventLog';
@@ -10,12 +10,13 @@ import { SessionService } from './sessions/sessionService';
 import { openDatabase, openDatabaseReadOnly, type Database } from './store/database';
 import { loadOrCreateSigningKey } from './ledger/ledgerSigningKey';
 import { keychainTrust } from './ledger/ledgerTrust';
+import { exportLedger, LedgerExportError, newExportPath } from './ledger/ledgerExport';
 import { storedCheckpoints, storedEntries } from './ledger/storedEntries';
 import { verifyLedgerInSlices } from './ledger/verifyLedger';
+import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import { TerminalService } from './terminals/terminalService';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
-import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 
 export interface HostOptions {
   home: string;
@@ -124,6 +125,30 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       } finally {
         snapshot.close();
       }
+    },
+    'ledger.export': (request, sink) => {
+      const abort = new AbortController();
+      void (async () => {
+        ledger.flush();
+        // A read-only snapshot: the file is one consistent state of the ledger however long the export takes.
+        const snapshot = openDatabaseReadOnly(databasePath(options.home));
+        try {
+          const summary = await exportLedger(snapshot, newExportPath(options.home, request.sessionId, new Date()), request, {
+            onProgress: ({ written, total }) => sink.push({ kind: 'progress', written, total }),
+            signal: abort.signal,
+          });
+          const { file, entries, redacted, elided, checkpoints, bytes } = summary;
+          sink.push({ kind: 'done', file, entries, redacted, elided, checkpoints, bytes });
+          sink.end();
+        } catch (error) {
+          if (error instanceof LedgerExportError) return sink.end(new RpcError('INVALID_STATE', error.message));
+          log.error('ledger export failed:', error);
+          sink.end(new RpcError('INTERNAL', 'the export failed; the host log says why'));
+        } finally {
+          snapshot.close();
+        }
+      })();
+      return { dispose: () => abort.abort() };
     },
     'ledger.tail': ({ afterSeq }, sink) => {
       // Catch up from storage first, then follow live appends; seq order is kept because both run synchronously.

@@ -120,6 +120,32 @@ const Hash = z.string().regex(/^[0-9a-f]{64}$/);
 export const LedgerEntryDetail = LedgerEntry.extend({ entryHash: Hash, prevHash: Hash, payloadCommit: Hash });
 export type LedgerEntryDetail = z.infer<typeof LedgerEntryDetail>;
 
+/** What to export: everything, or one session's entries; payloads withheld by type or field, or all of them. */
+export const LedgerExportRequest = z.object({
+  sessionId: z.string().min(1).optional(),
+  redactAll: z.boolean().default(false),
+  /** Types whose payloads are withheld; `prefix.*` names a family. */
+  redactTypes: z.array(z.string().min(1).max(200)).max(100).default([]),
+  /** Fields (top-level or dotted paths) whose presence withholds a payload. */
+  redactFields: z.array(z.string().min(1).max(200)).max(100).default([]),
+});
+export type LedgerExportRequest = z.input<typeof LedgerExportRequest>;
+
+export const LedgerExportEvent = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('progress'), written: z.number().int(), total: z.number().int() }),
+  z.object({
+    kind: z.literal('done'),
+    /** Where the host wrote it (in the app home's exports folder). */
+    file: z.string(),
+    entries: z.number().int(),
+    redacted: z.number().int(),
+    elided: z.number().int(),
+    checkpoints: z.number().int(),
+    bytes: z.number().int(),
+  }),
+]);
+export type LedgerExportEvent = z.infer<typeof LedgerExportEvent>;
+
 export const ledgerContract = {
   /** Newest first, paged backwards with `beforeSeq`. */
   'ledger.list': call(
@@ -151,6 +177,11 @@ export const ledgerContract = {
   'ledger.facets': call(z.object({}), LedgerFacets),
   /** One entry with its hashes; NOT_FOUND when there is no such seq. */
   'ledger.entry': call(z.object({ seq: z.number().int().positive() }), LedgerEntryDetail),
+  /**
+   * Writes an export file a reviewer can verify offline (`omni ledger verify --file`): progress while it runs, then
+   * one `done` and the end of the stream. Ending the subscription early abandons the export (no file is left).
+   */
+  'ledger.export': stream(LedgerExportRequest, LedgerExportEvent),
   /** Every entry appended after `afterSeq`, live. */
   'ledger.tail': stream(z.object({ afterSeq: z.number().int().min(0) }), LedgerEntry),
 };

@@ -125,7 +125,7 @@ if (needsPrivateKeyring) {
       db.exec('DELETE FROM ledger_checkpoints');
       let prev: Buffer | null = null;
       for (const c of checkpoints) {
-        const signature = sign(null, checkpointMessage(Buffer.from(ledgerId, 'hex'), c.size, c.headHash, prev), forger.privateKey);
+        const signature: Buffer = sign(null, checkpointMessage(Buffer.from(ledgerId, 'hex'), c.size, c.headHash, prev), forger.privateKey);
         db.prepare('INSERT INTO ledger_checkpoints (size, ts, head_hash, prev_signature, signature, public_key) VALUES (?, ?, ?, ?, ?, ?)').run(c.size, c.ts, c.headHash, prev, signature, publicKey);
         prev = signature;
       }

@@ -1,4 +1,5 @@
-import { createWriteStream, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
 import type { Database } from '../store/database';
 import type { Checkpoint } from './checkpoint';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
@@ -17,6 +18,13 @@ export interface ExportOptions {
    * A payload is committed to as a whole, so hiding one field hides its whole payload; its commitment stays.
    */
   redactFields?: string[];
+}
+
+export interface ExportControl {
+  onProgress?: (progress: ExportProgress) => void;
+  /** Aborting stops the export between slices; the partial file is removed. */
+  signal?: AbortSignal;
+  now?: () => number;
 }
 
 export interface ExportProgress {
@@ -121,9 +129,10 @@ export async function exportLedger(
   db: Database,
   file: string,
   options: ExportOptions = {},
-  onProgress: (progress: ExportProgress) => void = () => {},
-  now: () => number = Date.now,
+  control: ExportControl = {},
 ): Promise<ExportSummary> {
+  const onProgress = control.onProgress ?? (() => {});
+  const now = control.now ?? Date.now;
   const ledgerId = storedLedgerId(db);
   if (!ledgerId) throw new LedgerExportError('the ledger is empty: there is nothing to export yet');
   const head = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get()!;
@@ -179,6 +188,7 @@ export async function exportLedger(
       if (++written % 20_000 === 0) {
         onProgress({ written, total: head.seq });
         await new Promise((resolve) => setImmediate(resolve));
+        if (control.signal?.aborted) throw new LedgerExportError('the export was cancelled; no file was written');
       }
     }
     await writer.line(JSON.stringify({ end: { entries: written, checkpoints: checkpoints.length } }));
@@ -191,4 +201,16 @@ export async function exportLedger(
   }
   onProgress({ written, total: head.seq });
   return { file, entries: written, redacted, elided, checkpoints: checkpoints.length, bytes: writer.bytes, ledgerId, headHash: header.headHash };
+}
+
+/** A new file in `<home>/exports` named for the moment (and the session), never one that exists already. */
+export function newExportPath(home: string, sessionId: string | undefined, at: Date): string {
+  const dir = join(home, 'exports');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stamp = at.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-');
+  const base = `ledger-${stamp}${sessionId ? `-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}` : ''}`;
+  for (let n = 1; ; n++) {
+    const file = join(dir, n === 1 ? `${base}.jsonl` : `${base}-${n}.jsonl`);
+    if (!existsSync(file) && !existsSync(`${file}.partial`)) return file;
+  }
 }
