@@ -19,13 +19,14 @@ export interface SecretRegistration extends Disposable {
 
 /**
  * The forms in which a value travels through text: as is; without the whitespace around it (a token read from a
- * file keeps its trailing newline, what leaks is the token); JSON-escaped (inside serialized JSON or a logged
- * object); percent-encoded (inside a URL).
+ * file keeps its trailing newline, what leaks is the token); JSON-escaped (inside a serialized payload or request
+ * body); escaped as util.inspect quotes a string (inside an object or error printed to the log); percent-encoded
+ * (inside a URL).
  */
 function formsOf(value: string): string[] {
   const forms = new Set<string>();
   for (const text of [value, value.trim()]) {
-    forms.add(text).add(JSON.stringify(text).slice(1, -1)).add(encodeURIComponent(text));
+    forms.add(text).add(JSON.stringify(text).slice(1, -1)).add(inspect(text).slice(1, -1)).add(encodeURIComponent(text));
   }
   return [...forms].filter((form) => form.length >= MIN_SCRUBBED_SECRET_CHARS);
 }
