@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { contract, type Contract } from '../../src-preload/contract';
 import { MAX_FRAME_CHARS, RpcServer } from '../../src-preload/rpc';
 import { createHostServices, type HostServices } from '../node/hostServices';
+import type { KeychainChoice } from '../node/vault/hostKeychain';
 import { loadOrCreateToken, tokensMatch } from './authToken';
 import { serveStatic } from './staticFiles';
 import { WebSocketTransport } from './webSocketTransport';
@@ -19,6 +20,8 @@ export interface ServerOptions {
   /** 0 picks a free port. */
   port?: number;
   rotateToken?: boolean;
+  /** Default: OMNI_KEYCHAIN from the environment, else the OS keychain. */
+  keychain?: KeychainChoice;
 }
 
 export interface RunningServer {
@@ -56,7 +59,7 @@ function rejectUpgrade(socket: Duplex, status: number, text: string): void {
  * accepts the connection token and, from browsers, only this server's own origin (no other site can drive it).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const services = await createHostServices({ home: options.home, version: options.version });
+  const services = await createHostServices({ home: options.home, version: options.version, keychain: options.keychain });
   const token = loadOrCreateToken(options.home, options.rotateToken);
   const http: Server = createServer();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_SOCKET_MESSAGE_BYTES });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { contract, type Contract } from '../../src-preload/contract';
 import { RpcClient } from '../../src-preload/rpc';
+import type { KeychainChoice } from '../../src-main/node/vault/hostKeychain';
 import { startServer, type RunningServer } from '../../src-main/server/server';
 import { WebSocketTransport } from '../../src-main/server/webSocketTransport';
 import { tempDir } from '../helpers';
@@ -13,13 +14,17 @@ export interface TestHost {
   cleanup(): Promise<void>;
 }
 
-export async function startTestHost(home?: string, port = 0): Promise<TestHost> {
+/**
+ * A host on a throwaway home. Without the keychain unless asked (`keychain: 'os'`): every host signs its ledger with a
+ * key of its own, and test hosts would leave theirs behind in the developer's real keychain.
+ */
+export async function startTestHost(home?: string, port = 0, keychain: KeychainChoice = 'off'): Promise<TestHost> {
   const dir = home ? undefined : tempDir('home');
   const path = home ?? dir!.path;
   const rendererDir = join(path, 'renderer-under-test');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>test</title>');
-  const server = await startServer({ home: path, version: '0.0.0-test', rendererDir, port });
+  const server = await startServer({ home: path, version: '0.0.0-test', rendererDir, port, keychain });
   return {
     server,
     home: path,
