@@ -40,9 +40,17 @@ async function pinDomRenderer(page: Page): Promise<void> {
   });
 }
 
-export const test = base.extend<{ omni: OmniApp }>({
-  // eslint-disable-next-line no-empty-pattern
-  omni: async ({}, use, testInfo) => {
+export interface OmniOptions {
+  /**
+   * Runs on the fresh, empty app home before the app starts, e.g. to seed a large ledger into
+   * `<home>/memory/sessions.db`. A spec sets it with `test.use({ prepareHome: async ({}, use) => use(fn) })`.
+   */
+  prepareHome: ((home: string) => void | Promise<void>) | undefined;
+}
+
+export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
+  prepareHome: [undefined, { option: true }],
+  omni: async ({ prepareHome }, use, testInfo) => {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-')));
     const home = join(tmp, 'home');
     const scratch = join(tmp, 'workspaces');
@@ -50,6 +58,7 @@ export const test = base.extend<{ omni: OmniApp }>({
     mkdirSync(home);
     mkdirSync(scratch);
     mkdirSync(userHome);
+    await prepareHome?.(home);
     // Terminal shells read the user's dotfiles; a developer's ~/.bashrc (pyenv, nvm, ...) can take many seconds,
     // so the host and its shells get an empty home of their own.
     const hostEnv: Record<string, string> = {};

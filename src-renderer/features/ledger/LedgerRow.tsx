@@ -1,52 +1,85 @@
+import { memo } from 'react';
 import type { LedgerEntry } from '../../../src-preload/contract';
 import { payloadSummary } from './payloadSummary';
 
+export const LEDGER_ROW_HEIGHT = 28;
+
+export const ledgerRowId = (index: number): string => `ledger-row-${index}`;
+
 interface Props {
-  entry: LedgerEntry;
+  index: number;
+  top: number;
+  /** Undefined while its page loads. */
+  entry: LedgerEntry | undefined;
   sessionLabel: string;
-  expanded: boolean;
-  onToggle(): void;
+  selected: boolean;
+  onSelect(index: number, open: boolean): void;
 }
 
-/** One ledger entry; the row (or its disclosure button, for keyboard users) expands the payload JSON. */
-export function LedgerRow({ entry, sessionLabel, expanded, onToggle }: Props) {
-  const detailsId = `ledger-entry-${entry.seq}`;
-  const time = new Date(entry.ts);
-  return (
-    <>
-      <tr className={`ledger-row${expanded ? ' expanded' : ''}`} data-testid="ledger-row" data-type={entry.type} onClick={onToggle}>
-        <td>
-          <button
-            type="button"
-            className="disclosure"
-            aria-expanded={expanded}
-            aria-controls={detailsId}
-            aria-label={`Entry ${entry.seq}, ${entry.type}: ${expanded ? 'hide' : 'show'} payload`}
-            onClick={(event) => {
-              event.stopPropagation();
-              onToggle();
-            }}
-          >
-            <span aria-hidden="true">{expanded ? '▾' : '▸'}</span> {entry.seq}
-          </button>
-        </td>
-        <td>
-          <time dateTime={time.toISOString()} title={time.toLocaleString()}>
-            {time.toLocaleTimeString()}
-          </time>
-        </td>
-        <td className="ledger-type">{entry.type}</td>
-        <td>{entry.actor}</td>
-        <td title={entry.sessionId ?? undefined}>{sessionLabel}</td>
-        <td className="ledger-summary">{payloadSummary(entry.payload)}</td>
-      </tr>
-      {expanded && (
-        <tr className="ledger-details" id={detailsId}>
-          <td colSpan={6}>
-            <pre>{JSON.stringify(entry.payload, null, 2)}</pre>
-          </td>
-        </tr>
-      )}
-    </>
-  );
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** Local date and time to the second, compact and sortable: 2026-11-23 10:58:03. */
+export function formatTime(ts: number): string {
+  const d = new Date(ts);
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
+
+/**
+ * One row of the ledger grid. A click selects it and opens its details; so does its seq button (Enter or Space),
+ * which is out of the Tab order: the grid itself takes focus and moves the selection with the arrow keys.
+ */
+export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLabel, selected, onSelect }: Props) {
+  const style = { top, height: LEDGER_ROW_HEIGHT };
+  if (!entry) {
+    return (
+      <div role="row" aria-rowindex={index + 2} aria-busy="true" className="ledger-row pending" style={style} data-testid="ledger-row-pending">
+        <span role="gridcell" className="muted">
+          …
+        </span>
+      </div>
+    );
+  }
+  return (
+    <div
+      role="row"
+      id={ledgerRowId(index)}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`ledger-row${selected ? ' selected' : ''}`}
+      style={style}
+      data-testid="ledger-row"
+      data-seq={entry.seq}
+      data-type={entry.type}
+      onClick={() => onSelect(index, true)}
+    >
+      <span role="gridcell" className="ledger-seq">
+        <button
+          type="button"
+          tabIndex={-1}
+          aria-label={`Entry ${entry.seq}, ${entry.type}: show details`}
+          onClick={(event) => {
+            event.stopPropagation();
+            onSelect(index, true);
+          }}
+        >
+          {entry.seq}
+        </button>
+      </span>
+      <span role="gridcell">
+        <time dateTime={new Date(entry.ts).toISOString()}>{formatTime(entry.ts)}</time>
+      </span>
+      <span role="gridcell" className="ledger-type">
+        {entry.type}
+      </span>
+      <span role="gridcell" className="ledger-actor">
+        {entry.actor}
+      </span>
+      <span role="gridcell" className="ledger-session" title={entry.sessionId ?? undefined}>
+        {sessionLabel}
+      </span>
+      <span role="gridcell" className="ledger-summary">
+        {payloadSummary(entry.payload)}
+      </span>
+    </div>
+  );
+});

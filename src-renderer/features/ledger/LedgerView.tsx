@@ -1,100 +1,197 @@
 import './ledger.css';
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useView } from '../../app/viewStore';
+import { VirtualRows, type VirtualRowsHandle } from '../../ui/VirtualRows';
 import { useSessions } from '../sessions/sessionsStore';
-import { LedgerRow } from './LedgerRow';
+import { LedgerDetail } from './LedgerDetail';
+import { LEDGER_SEARCH_ID, LedgerFilters, LedgerSearch } from './LedgerFilters';
+import { LEDGER_ROW_HEIGHT, LedgerRow, ledgerRowId } from './LedgerRow';
+import { LedgerStatus } from './LedgerStatus';
 import { useLedger } from './ledgerStore';
-import { useLedgerFeed } from './useLedgerFeed';
+import { useLedgerFacets } from './useLedgerFacets';
+import { useLedgerList } from './useLedgerList';
 import { VerifyLedger } from './VerifyLedger';
 
-/** The audit ledger, newest first, live, filterable by session and type, paged backwards on demand. */
+const isEditable = (target: EventTarget | null): boolean =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+
+/**
+ * The audit ledger: every entry, newest first, in a virtualized grid that scrolls through a million of them;
+ * filters and search run on the host; new entries appear live at the top; a detail panel shows one entry whole.
+ * Keys: arrows, Page Up/Down, Home/End move the selection; Enter opens its details, Escape closes them; / searches.
+ */
 export function LedgerView() {
-  const { loadOlder } = useLedgerFeed();
-  const entries = useLedger((s) => s.entries);
-  const sessionFilter = useLedger((s) => s.sessionFilter);
-  const typeFilter = useLedger((s) => s.typeFilter);
-  const hasOlder = useLedger((s) => s.hasOlder);
-  const loading = useLedger((s) => s.loading);
+  useLedgerFacets();
+  const list = useLedgerList();
+  const total = useLedger((s) => s.total);
+  const filter = useLedger((s) => s.filter);
+  const selected = useLedger((s) => s.selected);
+  const detail = useLedger((s) => s.detail);
   const error = useLedger((s) => s.error);
+  const rowsVersion = useLedger((s) => s.rowsVersion);
   const sessions = useSessions((s) => s.sessions);
-  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const shown = useView((s) => s.view === 'ledger');
+  const rows = useRef<VirtualRowsHandle>(null);
+  const range = useRef({ first: 0, last: -1 });
+  const [atTop, setAtTop] = useState(true);
 
   const sessionNames = useMemo(() => new Map(sessions.map((s) => [s.id, s.name])), [sessions]);
-  const visible = useMemo(() => {
-    const needle = typeFilter.trim().toLowerCase();
-    return needle ? entries.filter((e) => e.type.toLowerCase().includes(needle)) : entries;
-  }, [entries, typeFilter]);
+  const sessionLabel = useCallback((id: string | null) => (id ? (sessionNames.get(id) ?? id) : '—'), [sessionNames]);
+  const count = total?.value ?? 0;
 
-  const toggle = (seq: number): void =>
-    setExpanded((current) => {
-      const next = new Set(current);
-      if (!next.delete(seq)) next.add(seq);
-      return next;
-    });
+  const onRangeChange = useCallback(
+    (first: number, last: number) => {
+      range.current = { first, last };
+      list.want(first, last);
+    },
+    [list],
+  );
+  // Rows landed or the total changed: the pager may have more to fetch for the same viewport.
+  useEffect(() => list.want(range.current.first, range.current.last), [list, rowsVersion, count]);
+  useEffect(() => rows.current?.scrollToTop(), [filter]);
+  const onAtTopChange = useCallback(
+    (value: boolean) => {
+      setAtTop(value);
+      list.setAtTop(value);
+    },
+    [list],
+  );
+
+  // With the details open, they follow the selection.
+  useEffect(() => {
+    if (!useLedger.getState().detail || selected < 0) return;
+    const entry = list.entryAt(selected);
+    if (entry && entry.seq !== useLedger.getState().detail?.seq) useLedger.setState({ detail: entry });
+  }, [list, selected, rowsVersion]);
+
+  useEffect(() => {
+    if (!shown) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isEditable(event.target)) return;
+      event.preventDefault();
+      document.getElementById(LEDGER_SEARCH_ID)?.focus();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [shown]);
+
+  const select = useCallback(
+    (index: number, open: boolean) => {
+      const entry = list.entryAt(index);
+      useLedger.setState(open && entry ? { selected: index, detail: entry } : { selected: index });
+    },
+    [list],
+  );
+
+  const onGridKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.target !== event.currentTarget || event.altKey || event.ctrlKey || event.metaKey) return;
+    const current = useLedger.getState().selected;
+    const from = current >= 0 ? current : range.current.first;
+    const page = Math.max(1, (rows.current?.rowsPerPage() ?? 10) - 1);
+    let next: number;
+    switch (event.key) {
+      case 'ArrowDown':
+        next = current >= 0 ? current + 1 : from;
+        break;
+      case 'ArrowUp':
+        next = current >= 0 ? current - 1 : from;
+        break;
+      case 'PageDown':
+        next = from + page;
+        break;
+      case 'PageUp':
+        next = from - page;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = count - 1;
+        break;
+      case 'Enter':
+        event.preventDefault();
+        if (current >= 0) select(current, true);
+        return;
+      case 'Escape':
+        if (useLedger.getState().detail) {
+          event.preventDefault();
+          useLedger.setState({ detail: null });
+        }
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    if (count === 0) return;
+    next = Math.max(0, Math.min(count - 1, next));
+    select(next, false);
+    rows.current?.scrollToIndex(next);
+  };
+
+  const closeDetail = useCallback(() => {
+    useLedger.setState({ detail: null });
+    rows.current?.element()?.focus();
+  }, []);
+
+  const renderRow = (index: number, top: number) => {
+    const entry = list.entryAt(index);
+    return (
+      <LedgerRow key={index} index={index} top={top} entry={entry} sessionLabel={entry ? sessionLabel(entry.sessionId) : ''} selected={index === selected} onSelect={select} />
+    );
+  };
 
   return (
     <section className="ledger-view" aria-label="Ledger" data-testid="ledger-view">
       <header className="ledger-toolbar">
         <h2>Ledger</h2>
-        <label>
-          Session
-          <select value={sessionFilter} onChange={(e) => useLedger.getState().setSessionFilter(e.target.value)} data-testid="ledger-session-filter">
-            <option value="">All sessions</option>
-            {sessions.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Type
-          <input
-            type="search"
-            placeholder="e.g. terminal"
-            value={typeFilter}
-            data-testid="ledger-type-filter"
-            onChange={(e) => useLedger.getState().setTypeFilter(e.target.value)}
-          />
-        </label>
+        <LedgerSearch />
+        <div className="ledger-actions">
+          {/* The Export button (with its progress) goes here, beside Verify. */}
+          <VerifyLedger />
+        </div>
+        <LedgerFilters />
       </header>
+      <LedgerStatus
+        atTop={atTop}
+        onShowNew={() => {
+          list.showNew();
+          rows.current?.scrollToTop();
+        }}
+      />
       {error && (
         <p className="item-error" role="alert">
           {error}
         </p>
       )}
-      <div className="ledger-table-wrap">
-        <table className="ledger-table striped">
-          <thead>
-            <tr>
-              <th scope="col">Seq</th>
-              <th scope="col">Time</th>
-              <th scope="col">Type</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Session</th>
-              <th scope="col">Payload</th>
-            </tr>
-          </thead>
-          <tbody>
-            {visible.map((entry) => (
-              <LedgerRow
-                key={entry.seq}
-                entry={entry}
-                sessionLabel={entry.sessionId ? (sessionNames.get(entry.sessionId) ?? entry.sessionId) : '—'}
-                expanded={expanded.has(entry.seq)}
-                onToggle={() => toggle(entry.seq)}
-              />
-            ))}
-          </tbody>
-        </table>
-        {!loading && visible.length === 0 && <p className="muted empty">No ledger entries match.</p>}
+      <div className="ledger-body">
+        <VirtualRows
+          ref={rows}
+          className="ledger-grid"
+          role="grid"
+          aria-label="Ledger entries, newest first"
+          aria-rowcount={count + 1}
+          aria-activedescendant={selected >= 0 && list.entryAt(selected) ? ledgerRowId(selected) : undefined}
+          tabIndex={0}
+          data-testid="ledger-grid"
+          count={count}
+          rowHeight={LEDGER_ROW_HEIGHT}
+          header={
+            <div role="row" aria-rowindex={1} className="ledger-row ledger-header">
+              {['Seq', 'Time', 'Type', 'Actor', 'Session', 'Payload'].map((name) => (
+                <span key={name} role="columnheader">
+                  {name}
+                </span>
+              ))}
+            </div>
+          }
+          renderRow={renderRow}
+          onRangeChange={onRangeChange}
+          onAtTopChange={onAtTopChange}
+          onKeyDown={onGridKeyDown}
+        />
+        {total?.exact && total.value === 0 && <p className="muted empty ledger-empty">No ledger entries match.</p>}
+        {detail && <LedgerDetail entry={detail} sessionLabel={detail.sessionId ? sessionLabel(detail.sessionId) : null} onClose={closeDetail} />}
       </div>
-      <footer className="ledger-footer">
-        <button type="button" className="secondary" disabled={!hasOlder || loading} aria-busy={loading || undefined} onClick={() => void loadOlder()}>
-          Load older
-        </button>
-        <span className="muted">{entries.length} loaded</span>
-        <VerifyLedger />
-      </footer>
     </section>
   );
 }

@@ -1,39 +1,66 @@
 import { create } from 'zustand';
-import type { LedgerEntry } from '../../../src-preload/contract';
+import type { LedgerEntry, LedgerFacets, LedgerFilter } from '../../../src-preload/contract';
+import { EMPTY_FORM, formToFilter, type LedgerForm } from './ledgerFilterForm';
+
+export interface LedgerTotal {
+  value: number;
+  /** False while the host is still counting (the value is its extrapolation so far). */
+  exact: boolean;
+}
 
 export interface LedgerState {
-  /** Newest first, unique by seq. */
-  entries: LedgerEntry[];
-  /** '' means every session. Changing it reloads from the host (the host filters by session). */
-  sessionFilter: string;
-  /** Case-insensitive substring of the entry type, applied here. */
-  typeFilter: string;
-  hasOlder: boolean;
-  loading: boolean;
+  form: LedgerForm;
+  /** What the list shows: the form, checked. Changes when the form is valid (text fields after a pause). */
+  filter: LedgerFilter;
+  /** Why the form's current values are not applied, if they are not. */
+  formError: string | null;
+  /** The form was edited and not applied yet (a pause in typing pending): what the list shows is for the old form. */
+  formPending: boolean;
+  facets: LedgerFacets | null;
+  /** Matching entries in the list's snapshot; null until the first page has answered. */
+  total: LedgerTotal | null;
+  /** Matching entries appended after the snapshot and not shown yet (the list is scrolled away from the top). */
+  newCount: number;
+  /** Bumped whenever rows land in the page cache, so the list re-renders. */
+  rowsVersion: number;
+  /** The selected row's index (0 = newest), or -1. */
+  selected: number;
+  /** The entry shown in the detail panel. */
+  detail: LedgerEntry | null;
   error: string | null;
-  setSessionFilter(sessionId: string): void;
-  setTypeFilter(text: string): void;
+  setForm(patch: Partial<LedgerForm>): void;
+  /** Applies the form now (the view calls it after a pause in typing, or at once for menus). */
+  applyForm(): void;
+  clearForm(): void;
 }
 
-export const useLedger = create<LedgerState>((set) => ({
-  entries: [],
-  sessionFilter: '',
-  typeFilter: '',
-  hasOlder: false,
-  loading: false,
+export const useLedger = create<LedgerState>((set, get) => ({
+  form: EMPTY_FORM,
+  filter: {},
+  formError: null,
+  formPending: false,
+  facets: null,
+  total: null,
+  newCount: 0,
+  rowsVersion: 0,
+  selected: -1,
+  detail: null,
   error: null,
-  setSessionFilter(sessionFilter) {
-    set({ sessionFilter });
+  setForm(patch) {
+    set({ form: { ...get().form, ...patch }, formPending: true });
   },
-  setTypeFilter(typeFilter) {
-    set({ typeFilter });
+  applyForm() {
+    const result = formToFilter(get().form);
+    if ('error' in result) {
+      set({ formError: result.error, formPending: false });
+      return;
+    }
+    const same = JSON.stringify(result.filter) === JSON.stringify(get().filter);
+    // A new filter forgets the old total in the same update, so no frame shows the old number as the new one's.
+    set(same ? { formError: null, formPending: false } : { formError: null, formPending: false, filter: result.filter, total: null });
+  },
+  clearForm() {
+    const changed = Object.keys(get().filter).length > 0;
+    set({ form: EMPTY_FORM, formError: null, formPending: false, filter: changed ? {} : get().filter, ...(changed ? { total: null } : {}) });
   },
 }));
-
-/** Merges entries into a newest-first list without duplicates (the tail and a page may overlap). */
-export function mergeEntries(current: readonly LedgerEntry[], incoming: readonly LedgerEntry[]): LedgerEntry[] {
-  const bySeq = new Map<number, LedgerEntry>();
-  for (const entry of current) bySeq.set(entry.seq, entry);
-  for (const entry of incoming) bySeq.set(entry.seq, entry);
-  return [...bySeq.values()].sort((a, b) => b.seq - a.seq);
-}

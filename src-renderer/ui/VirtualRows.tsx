@@ -1,0 +1,124 @@
+import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type HTMLAttributes, type ReactNode, type Ref } from 'react';
+
+/**
+ * Past this height the content is not laid out at its true size: browsers stop laying out somewhere above
+ * 16 million pixels (Chromium ~33M, Firefox ~17.9M), and 8M keeps well clear of all of them.
+ */
+const MAX_CONTENT_PX = 8_000_000;
+
+export interface VirtualRowsHandle {
+  /** Scrolls as little as needed to show the row. */
+  scrollToIndex(index: number): void;
+  scrollToTop(): void;
+  /** Rows that fit in the viewport (at least 1). */
+  rowsPerPage(): number;
+  element(): HTMLDivElement | null;
+}
+
+interface Props extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onScroll'> {
+  count: number;
+  rowHeight: number;
+  /** Rendered first, sticky at the top (a header row); its height is `rowHeight`. */
+  header?: ReactNode;
+  /** The row at `index`, which must be absolutely positioned at `top` with height `rowHeight`. */
+  renderRow(index: number, top: number): ReactNode;
+  /** The rows on screen changed: first..last (last < first when none are). */
+  onRangeChange(first: number, last: number): void;
+  /** Whether the list is scrolled to its very top. */
+  onAtTopChange?(atTop: boolean): void;
+  ref?: Ref<VirtualRowsHandle>;
+}
+
+/**
+ * A vertically scrolling list of `count` rows of one fixed height, of which only the rows on screen exist in the
+ * DOM. Any count works: when the true height would exceed what a browser can lay out, the content is shorter and
+ * scroll positions are scaled (a pixel of scrollbar is `scale` pixels of list); wheel scrolling is then applied by
+ * hand, divided by the scale, so a notch still moves the list by the usual few rows.
+ */
+export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange, onAtTopChange, ref, className, ...rest }: Props) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [clientHeight, setClientHeight] = useState(0);
+  const headerHeight = header ? rowHeight : 0;
+  const viewport = Math.max(0, clientHeight - headerHeight);
+
+  const fullHeight = count * rowHeight;
+  const contentHeight = Math.min(fullHeight, MAX_CONTENT_PX);
+  const scale = fullHeight > contentHeight && contentHeight > viewport ? (fullHeight - viewport) / (contentHeight - viewport) : 1;
+  const virtualTop = Math.max(0, Math.min(scrollTop * scale, fullHeight - viewport));
+  const first = Math.floor(virtualTop / rowHeight);
+  const last = Math.min(count - 1, Math.floor((virtualTop + viewport - 1) / rowHeight));
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const measure = (): void => {
+      setClientHeight(element.clientHeight);
+      setScrollTop(element.scrollTop);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => onRangeChange(first, last), [first, last, onRangeChange]);
+  const atTop = scrollTop < rowHeight / 2;
+  useEffect(() => onAtTopChange?.(atTop), [atTop, onAtTopChange]);
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || scale === 1) return;
+    const onWheel = (event: WheelEvent): void => {
+      if (event.ctrlKey || event.deltaY === 0) return;
+      event.preventDefault();
+      const unit = event.deltaMode === WheelEvent.DOM_DELTA_LINE ? rowHeight : event.deltaMode === WheelEvent.DOM_DELTA_PAGE ? viewport : 1;
+      element.scrollTop += (event.deltaY * unit) / scale;
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, [scale, rowHeight, viewport]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      scrollToIndex(index) {
+        const element = scroller.current;
+        if (!element) return;
+        const top = index * rowHeight;
+        const current = Math.min(element.scrollTop * scale, fullHeight - viewport);
+        let target: number;
+        if (top < current) target = top;
+        else if (top + rowHeight > current + viewport) target = top + rowHeight - viewport;
+        else return;
+        element.scrollTop = target / scale;
+        // Scaled positions round to whole pixels: nudge until the row is fully in view.
+        if (scale > 1) {
+          const landed = element.scrollTop * scale;
+          if (top < landed) element.scrollTop = Math.floor(top / scale);
+          else if (top + rowHeight > landed + viewport) element.scrollTop = Math.ceil((top + rowHeight - viewport) / scale);
+        }
+        setScrollTop(element.scrollTop);
+      },
+      scrollToTop() {
+        if (scroller.current) scroller.current.scrollTop = 0;
+        setScrollTop(0);
+      },
+      rowsPerPage: () => Math.max(1, Math.floor(viewport / rowHeight)),
+      element: () => scroller.current,
+    }),
+    [rowHeight, scale, fullHeight, viewport],
+  );
+
+  const rows: ReactNode[] = [];
+  for (let index = first; index <= last; index++) rows.push(renderRow(index, scrollTop + (index * rowHeight - virtualTop)));
+
+  return (
+    <div ref={scroller} className={`virtual-rows ${className ?? ''}`} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)} {...rest}>
+      {header}
+      <div className="virtual-rows-content" style={{ height: contentHeight, position: 'relative' }}>
+        {rows}
+      </div>
+    </div>
+  );
+}
