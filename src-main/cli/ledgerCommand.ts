@@ -6,9 +6,9 @@ import { databasePath, resolveHome } from '../node/home';
 import { exportLedger, LedgerExportError } from '../node/ledger/ledgerExport';
 import { loadPublicKey } from '../node/ledger/ledgerSigningKey';
 import { keychainTrust } from '../node/ledger/ledgerTrust';
-import { storedCheckpoints, storedEntries, storedLedgerId } from '../node/ledger/storedEntries';
+import { storedCheckpoints, storedLedgerId } from '../node/ledger/storedEntries';
 import { verifyExportFile, LedgerFileError } from '../node/ledger/verifyExport';
-import { verifyLedger } from '../node/ledger/verifyLedger';
+import { verifyStoredLedger } from '../node/ledger/verifyStoredLedger';
 import { openDatabaseReadOnly, type Database } from '../node/store/database';
 import { keychainChoiceFromEnv, openHostKeychain } from '../node/vault/hostKeychain';
 import { parseFlags, UsageError } from './args';
@@ -51,8 +51,7 @@ function printVerdict(verdict: LedgerVerdict): number {
 }
 
 /** Opens the home's database read-only, or explains why there is nothing (or nothing readable) to open. */
-function openHomeLedger(homeFlag: string | undefined): Database | null {
-  const home = resolveHome(homeFlag);
+function openHomeLedger(home: string): Database | null {
   const file = databasePath(home);
   if (!existsSync(file)) {
     console.error(`omni: no ledger at ${file}: nothing has been recorded in this home yet (choose another with --home)`);
@@ -77,25 +76,31 @@ async function verifyCommand(args: string[]): Promise<number> {
   const file = flagString(flags.file);
   if (file) return verifyFileCommand(file, flagString(flags.key), flagString(flags.extends));
   if (flags.key || flags.extends) throw new UsageError('--key and --extends go with --file (an exported ledger)');
-  const db = openHomeLedger(flagString(flags.home));
+  const home = resolveHome(flagString(flags.home));
+  const db = openHomeLedger(home);
   if (!db) return 1;
+  let signed: boolean;
+  let ledgerId: string | null;
   try {
-    let verdict: LedgerVerdict;
-    try {
-      const ledgerId = storedLedgerId(db);
-      // Only ask the keychain when there is something signed to check against it.
-      const signed = storedCheckpoints(db).length > 0;
-      const { keychain, problem } = signed ? await openHostKeychain(keychainChoiceFromEnv()) : { keychain: null, problem: null };
-      const trust = signed ? await keychainTrust(keychain, ledgerId, problem ?? undefined) : { publicKey: null, source: null };
-      verdict = verifyLedger(storedEntries(db), storedCheckpoints(db), trust);
-    } catch (error) {
-      console.error(`omni: the ledger could not be read to the end: ${(error as Error).message} (the database file is damaged; restore it from a backup)`);
-      return 1;
-    }
-    return printVerdict(verdict);
+    ledgerId = storedLedgerId(db);
+    signed = storedCheckpoints(db).length > 0;
+  } catch (error) {
+    console.error(`omni: the ledger could not be read: ${(error as Error).message} (the database file is damaged; restore it from a backup)`);
+    return 1;
   } finally {
     db.close();
   }
+  // Only ask the keychain when there is something signed to check against it.
+  const { keychain, problem } = signed ? await openHostKeychain(keychainChoiceFromEnv()) : { keychain: null, problem: null };
+  const trust = signed ? await keychainTrust(keychain, ledgerId, problem ?? undefined) : { publicKey: null, source: null };
+  let verdict: LedgerVerdict;
+  try {
+    verdict = await verifyStoredLedger(databasePath(home), trust);
+  } catch (error) {
+    console.error(`omni: the ledger could not be read to the end: ${(error as Error).message} (the database file is damaged; restore it from a backup)`);
+    return 1;
+  }
+  return printVerdict(verdict);
 }
 
 function readKeyFile(file: string): Buffer {
@@ -163,7 +168,7 @@ async function exportCommand(args: string[]): Promise<number> {
     console.error(`omni: ${target} exists already; choose a new file (an export is never written over another)`);
     return 1;
   }
-  const db = openHomeLedger(flagString(flags.home));
+  const db = openHomeLedger(resolveHome(flagString(flags.home)));
   if (!db) return 1;
   const showProgress = process.stderr.isTTY;
   try {
@@ -194,7 +199,7 @@ async function exportCommand(args: string[]): Promise<number> {
 
 async function keyCommand(args: string[]): Promise<number> {
   const flags = parseFlags(args, { home: 'value', out: 'value' });
-  const db = openHomeLedger(flagString(flags.home));
+  const db = openHomeLedger(resolveHome(flagString(flags.home)));
   if (!db) return 1;
   let ledgerId: string | null;
   try {

@@ -11,8 +11,7 @@ import { openDatabase, openDatabaseReadOnly, type Database } from './store/datab
 import { loadOrCreateSigningKey } from './ledger/ledgerSigningKey';
 import { keychainTrust } from './ledger/ledgerTrust';
 import { exportLedger, LedgerExportError, newExportPath } from './ledger/ledgerExport';
-import { storedCheckpoints, storedEntries } from './ledger/storedEntries';
-import { verifyLedgerInSlices } from './ledger/verifyLedger';
+import { verifyStoredLedger } from './ledger/verifyStoredLedger';
 import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import { TerminalService } from './terminals/terminalService';
 import { SecretRegistry } from './vault/secretRegistry';
@@ -118,13 +117,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       // Trust first, then checkpoints, then entries: each read sees at least what the one before vouched for.
       const ledgerId = ledger.ledgerId;
       const trust = await keychainTrust(keychain, ledgerId, problem ?? undefined);
-      // A separate read-only connection: the verifier iterates for seconds on a large ledger while appends go on.
-      const snapshot = openDatabaseReadOnly(databasePath(options.home));
-      try {
-        return await verifyLedgerInSlices(storedEntries(snapshot), storedCheckpoints(snapshot), trust);
-      } finally {
-        snapshot.close();
-      }
+      // Read-only connections of its own (worker threads on a large ledger): appends go on while it runs.
+      return verifyStoredLedger(databasePath(options.home), trust);
     },
     'ledger.export': (request, sink) => {
       const abort = new AbortController();

@@ -19,7 +19,8 @@ export class CheckpointWriter {
     private readonly db: Database,
     private readonly key: LedgerSigningKey,
     private readonly ledgerId: Buffer,
-    private readonly keychain: Keychain,
+    /** Where the newest checkpoint is also recorded; null records it nowhere else (a ledger checked offline only). */
+    private readonly keychain: Keychain | null,
     private readonly onError: (error: unknown) => void,
   ) {
     this.insert = db.prepare('INSERT INTO ledger_checkpoints (size, ts, head_hash, prev_signature, signature, public_key) VALUES (?, ?, ?, ?, ?, ?)');
@@ -61,10 +62,11 @@ export class CheckpointWriter {
     }
     this.beforeUnsettled = undefined;
     const newest = this.last;
-    if (!newest) return;
+    if (!newest || !this.keychain) return;
+    const keychain = this.keychain;
     const record = { size: newest.size, headHash: newest.headHash.toString('hex'), signature: newest.signature.toString('hex') };
     this.keychainWrites = this.keychainWrites
-      .then(() => recordLatestCheckpoint(this.keychain, this.ledgerId.toString('hex'), record))
+      .then(() => recordLatestCheckpoint(keychain, this.ledgerId.toString('hex'), record))
       .catch(this.onError);
   }
 

@@ -18,7 +18,8 @@ export interface LedgerSigningKey {
 export const signingKeyAccount = (ledgerId: string): string => `ledger/${ledgerId}/signing-key`;
 export const latestCheckpointAccount = (ledgerId: string): string => `ledger/${ledgerId}/latest-checkpoint`;
 
-function fromPrivateKey(privateKey: KeyObject): LedgerSigningKey {
+/** The signing key around an Ed25519 private key (one from the keychain; or a throwaway one, as tests and the bench use). */
+export function signingKeyOf(privateKey: KeyObject): LedgerSigningKey {
   const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
   return {
     keyId: keyIdOf(publicKey),
@@ -33,7 +34,7 @@ export async function loadOrCreateSigningKey(keychain: Keychain, ledgerId: strin
   const stored = await keychain.get(account);
   if (stored) {
     try {
-      return fromPrivateKey(createPrivateKey({ key: Buffer.from(stored.expose(), 'base64'), format: 'der', type: 'pkcs8' }));
+      return signingKeyOf(createPrivateKey({ key: Buffer.from(stored.expose(), 'base64'), format: 'der', type: 'pkcs8' }));
     } catch (error) {
       // Never replace it silently: a new key would make every earlier checkpoint look forged.
       throw new Error(
@@ -44,7 +45,7 @@ export async function loadOrCreateSigningKey(keychain: Keychain, ledgerId: strin
   }
   const { privateKey } = generateKeyPairSync('ed25519');
   await keychain.set(account, new Secret(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')));
-  return fromPrivateKey(privateKey);
+  return signingKeyOf(privateKey);
 }
 
 /** Only the public half, for verifying: the same keychain entry, or null when this keychain holds no key for the ledger. */

@@ -10,11 +10,14 @@ type Row = [seq: number, ts: number, type: string, actor: string, sessionId: str
  * row cost more than the hashing does (measured: 5.6 s against 2.6 s to read 1M entries).
  */
 const SELECT_ENTRIES =
-  'SELECT seq, ts, type, actor, session_id, payload, CAST(payload_commit || prev_hash || entry_hash || salt AS BLOB) FROM audit_ledger ORDER BY seq';
+  'SELECT seq, ts, type, actor, session_id, payload, CAST(payload_commit || prev_hash || entry_hash || salt AS BLOB) FROM audit_ledger WHERE seq BETWEEN ? AND ? ORDER BY seq';
 
-/** Every entry of the database's ledger in storage order (by seq), streamed so a million entries fit in memory. */
-export function* storedEntries(db: Database): Generator<StoredEntry> {
-  for (const row of db.prepare<[], Row>(SELECT_ENTRIES).raw().iterate() as IterableIterator<Row>) {
+/**
+ * The entries of the database's ledger in storage order (by seq), all or those with seq in [from, to], streamed so a
+ * million entries fit in memory.
+ */
+export function* storedEntries(db: Database, from = 1, to = Number.MAX_SAFE_INTEGER): Generator<StoredEntry> {
+  for (const row of db.prepare<[number, number], Row>(SELECT_ENTRIES).raw().iterate(from, to) as IterableIterator<Row>) {
     // NULL (or a wrong size) only in a hand-edited file: empty views make the chain check fail at this entry.
     const hashes = row[6] ?? Buffer.alloc(0);
     yield {

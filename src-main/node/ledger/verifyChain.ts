@@ -35,11 +35,20 @@ function hex(buffer: Buffer): string {
  * Fed one entry at a time, so the same check runs synchronously (CLI) or in slices that keep the host responsive.
  */
 export class ChainVerifier {
-  private expectedSeq = 1;
-  private prevHash: Buffer = GENESIS_HASH;
+  private expectedSeq: number;
+  private prevHash: Buffer;
   private redacted = 0;
   private elided = 0;
   private failure: ChainVerdict | undefined;
+
+  /**
+   * From the first entry, or (for one slice of a parallel check) from `start.seq`, taking `start.prevHash` as the
+   * hash of the entry before it, which the slice before verifies.
+   */
+  constructor(start: { seq: number; prevHash: Buffer } = { seq: 1, prevHash: GENESIS_HASH }) {
+    this.expectedSeq = start.seq;
+    this.prevHash = start.prevHash;
+  }
 
   /** Checks one entry; returns the failing verdict once an entry is bad (and ignores everything after it). */
   push(entry: StoredEntry): ChainVerdict | undefined {

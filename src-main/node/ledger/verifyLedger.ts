@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { LedgerCheckpointInfo, LedgerVerdict } from '../../../src-preload/contract';
 import { checkpointSignatureValid, keyIdOf, publicKeyFromDer, type Checkpoint } from './checkpoint';
 import type { LatestCheckpointRecord } from './ledgerSigningKey';
-import { ChainVerifier, type StoredEntry } from './verifyChain';
+import { ChainVerifier, type ChainVerdict, type StoredEntry } from './verifyChain';
 
 /** What the checkpoints' signatures are checked against. */
 export interface CheckpointTrust {
@@ -22,58 +22,47 @@ export interface CheckpointTrust {
 const short = (hash: Buffer | string): string => `${(typeof hash === 'string' ? hash : hash.toString('hex')).slice(0, 16)}…`;
 
 /**
- * Verifies a ledger from its first entry: the hash chain and payload commitments (ChainVerifier), then at each
- * checkpoint's seq that the checkpoint vouches for exactly that entry, follows the previous checkpoint and is
- * signed by the trusted key; at the end, that no checkpoint (nor the keychain's record) vouches for entries that
- * are gone. Fed one entry at a time like ChainVerifier.
+ * The checkpoint half of verification. Fed, in seq order, the hash of every entry a checkpoint names (once the chain
+ * up to it has been verified), it checks that each checkpoint vouches for exactly that entry, follows the previous
+ * checkpoint and is signed by the trusted key; `finish` then checks that no checkpoint (nor the keychain's record)
+ * vouches for entries that are gone. Driven by LedgerVerifier entry by entry, or after a parallel chain check.
  */
-export class LedgerVerifier {
-  private readonly chain = new ChainVerifier();
+export class CheckpointVerifier {
   private readonly checkpoints: Checkpoint[];
   private next = 0;
-  private ledgerId: Buffer | undefined;
   private trustedKey: KeyObject | undefined;
   private trustedKeyDer: Buffer | undefined;
   private lastGood: { checkpoint: Checkpoint; source: LedgerCheckpointInfo['keySource'] } | undefined;
-  private failure: LedgerVerdict | undefined;
 
   constructor(
     checkpoints: Checkpoint[],
     private readonly trust: CheckpointTrust,
+    /** Entry 1's hash: the checkpoints sign it as the ledger's identity. */
+    private ledgerId: Buffer | undefined = undefined,
   ) {
     this.checkpoints = [...checkpoints].sort((a, b) => a.size - b.size);
     if (trust.publicKey) this.setTrustedKey(trust.publicKey);
   }
 
-  get checked(): number {
-    return this.chain.checked;
+  /** The seqs whose entry hashes the checkpoints need, in order. */
+  get seqs(): number[] {
+    return this.checkpoints.map((c) => c.size);
   }
 
-  push(entry: StoredEntry): LedgerVerdict | undefined {
-    if (this.failure) return this.failure;
-    const chainFailure = this.chain.push(entry);
-    if (chainFailure && !chainFailure.intact) {
-      this.failure = chainFailure;
-      return this.failure;
-    }
-    if (entry.seq === 1) this.ledgerId = entry.entryHash;
+  /** Given a verified entry's hash: a failing verdict if the checkpoint at that seq (if any) is bad. */
+  at(seq: number, entryHash: Buffer): LedgerVerdict | undefined {
+    if (seq === 1) this.ledgerId = entryHash;
     const checkpoint = this.checkpoints[this.next];
-    if (checkpoint && checkpoint.size === entry.seq) {
-      this.next++;
-      const reason = this.checkCheckpoint(checkpoint, entry);
-      if (reason) {
-        const from = this.lastGood?.checkpoint.size ?? 0;
-        this.failure = { intact: false, size: from, firstBadSeq: from + 1, reason };
-        return this.failure;
-      }
-    }
-    return undefined;
+    if (!checkpoint || checkpoint.size !== seq) return undefined;
+    this.next++;
+    const reason = this.check(checkpoint, entryHash);
+    if (!reason) return undefined;
+    const from = this.lastGood?.checkpoint.size ?? 0;
+    return { intact: false, size: from, firstBadSeq: from + 1, reason };
   }
 
-  finish(): LedgerVerdict {
-    if (this.failure) return this.failure;
-    const chain = this.chain.finish();
-    if (!chain.intact) return chain;
+  /** The verdict for a ledger whose chain verified as `chain`. */
+  finish(chain: ChainVerdict & { intact: true }): LedgerVerdict {
     const beyond = this.checkpoints[this.next];
     if (beyond) {
       return {
@@ -105,7 +94,7 @@ export class LedgerVerifier {
     const notes = [...(this.trust.notes ?? [])];
     if (this.lastGood?.source === 'embedded') {
       notes.push(
-        `signatures were checked against the key written in the ledger itself (${this.lastGood.checkpoint.publicKey.length ? keyIdOf(this.lastGood.checkpoint.publicKey) : '?'}); pin the ledger's public key (--key) to prove who signed`,
+        `signatures were checked against the key written in the ledger itself (${keyIdOf(this.lastGood.checkpoint.publicKey)}); pin the ledger's public key (--key) to prove who signed`,
       );
     }
     if (chain.redacted > 0) notes.push(`${chain.redacted} payloads are redacted: their commitments are in the chain, their contents are not disclosed`);
@@ -126,33 +115,60 @@ export class LedgerVerifier {
     this.trustedKey = publicKeyFromDer(der);
   }
 
-  private checkCheckpoint(checkpoint: Checkpoint, entry: StoredEntry): string | undefined {
+  private check(checkpoint: Checkpoint, entryHash: Buffer): string | undefined {
     const at = `the signed checkpoint at seq ${checkpoint.size}`;
-    if (!checkpoint.headHash.equals(entry.entryHash)) {
+    if (!checkpoint.headHash.equals(entryHash)) {
       const from = (this.lastGood?.checkpoint.size ?? 0) + 1;
-      return `${at} vouches for an entry ${checkpoint.size} with hash ${short(checkpoint.headHash)}, but it hashes to ${short(entry.entryHash)}: entries ${from}-${checkpoint.size} were rewritten after they were signed`;
+      return `${at} vouches for an entry ${checkpoint.size} with hash ${short(checkpoint.headHash)}, but it hashes to ${short(entryHash)}: entries ${from}-${checkpoint.size} were rewritten after they were signed`;
     }
     const expectedPrev = this.lastGood?.checkpoint.signature ?? null;
     if (expectedPrev === null ? checkpoint.prevSignature !== null : !checkpoint.prevSignature?.equals(expectedPrev)) {
       return `${at} does not follow the checkpoint before it (checkpoints were removed or replaced)`;
     }
-    let source: LedgerCheckpointInfo['keySource'] = this.trust.source ?? 'embedded';
+    const source: LedgerCheckpointInfo['keySource'] = this.trustedKeyDer && this.trust.source ? this.trust.source : 'embedded';
     if (!this.trustedKeyDer) {
       try {
         this.setTrustedKey(checkpoint.publicKey);
       } catch {
         return `${at} carries a public key that is not a valid Ed25519 key`;
       }
-      source = 'embedded';
     }
     if (!checkpoint.publicKey.equals(this.trustedKeyDer!)) {
       return `${at} was signed by key ${keyIdOf(checkpoint.publicKey)}, not by the ledger's key ${keyIdOf(this.trustedKeyDer!)}`;
     }
-    if (!checkpointSignatureValid(this.ledgerId!, checkpoint, this.trustedKey!)) {
+    if (!this.ledgerId || !checkpointSignatureValid(this.ledgerId, checkpoint, this.trustedKey!)) {
       return `${at} has a signature that does not verify with key ${keyIdOf(this.trustedKeyDer!)} (forged or altered)`;
     }
     this.lastGood = { checkpoint, source };
     return undefined;
+  }
+}
+
+/** Verifies a ledger from its first entry, one entry at a time: the chain (ChainVerifier), then its checkpoints. */
+export class LedgerVerifier {
+  private readonly chain = new ChainVerifier();
+  private readonly checkpoints: CheckpointVerifier;
+  private failure: LedgerVerdict | undefined;
+
+  constructor(checkpoints: Checkpoint[], trust: CheckpointTrust) {
+    this.checkpoints = new CheckpointVerifier(checkpoints, trust);
+  }
+
+  get checked(): number {
+    return this.chain.checked;
+  }
+
+  push(entry: StoredEntry): LedgerVerdict | undefined {
+    if (this.failure) return this.failure;
+    const chainFailure = this.chain.push(entry);
+    this.failure = chainFailure && !chainFailure.intact ? chainFailure : this.checkpoints.at(entry.seq, entry.entryHash);
+    return this.failure;
+  }
+
+  finish(): LedgerVerdict {
+    if (this.failure) return this.failure;
+    const chain = this.chain.finish();
+    return chain.intact ? this.checkpoints.finish(chain) : chain;
   }
 }
 
