@@ -6,6 +6,11 @@ const MAX_REQUEST = 150;
 /** Rows kept around the viewport beyond what is visible, so scrolling a little never shows a gap. */
 const OVERSCAN = 60;
 const MAX_IN_FLIGHT = 3;
+/**
+ * After a jump (the scrollbar dragged, End pressed) rows are fetched once the position holds this long: a drag
+ * across a million rows would otherwise ask for pages at every frame and get them after it has moved on.
+ */
+const SETTLE_MS = 60;
 /** Cached rows beyond this are dropped, farthest from the viewport first. */
 const MAX_CACHED = 4000;
 
@@ -29,6 +34,7 @@ export class LedgerPager {
   private inFlight = 0;
   private shifted = 0;
   private wanted: { first: number; last: number } = { first: 0, last: 0 };
+  private settling: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
 
   constructor(
@@ -54,13 +60,28 @@ export class LedgerPager {
 
   setTotal(total: number): void {
     this.total = total;
-    this.want(this.wanted.first, this.wanted.last);
+    this.load();
   }
 
-  /** The viewport shows rows first..last: load what is missing around them. */
+  /** The viewport shows rows first..last: load what is missing around them (after a jump, once it settles). */
   want(first: number, last: number): void {
+    const jumped = Math.abs(first - this.wanted.first) > last - first + 1 + OVERSCAN;
     this.wanted = { first, last };
     if (this.disposed) return;
+    if (jumped || this.settling !== undefined) {
+      clearTimeout(this.settling);
+      this.settling = setTimeout(() => {
+        this.settling = undefined;
+        this.load();
+      }, SETTLE_MS);
+      return;
+    }
+    this.load();
+  }
+
+  private load(): void {
+    if (this.disposed) return;
+    const { first, last } = this.wanted;
     const from = Math.max(0, first - OVERSCAN);
     const to = Math.min(this.total - 1, last + OVERSCAN);
     // Visible rows first, then the overscan below, then above.
@@ -98,6 +119,7 @@ export class LedgerPager {
 
   dispose(): void {
     this.disposed = true;
+    clearTimeout(this.settling);
   }
 
   private fetch(first: number, last: number): void {
@@ -127,7 +149,7 @@ export class LedgerPager {
           this.events.onRows();
           // Whatever the viewport wants now (it may have moved on while this page loaded). After a failure the
           // next scroll or update asks again, rather than a loop of retries against a host that is not answering.
-          this.want(this.wanted.first, this.wanted.last);
+          this.load();
         },
         (error: unknown) => {
           this.inFlight--;
