@@ -24,6 +24,7 @@ import { summariseProfile } from './lib/profile.mjs';
 import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
+import { measureLedger } from './parts/ledger.mjs';
 import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
 import { startReferenceServer } from './reference/server.mjs';
 
@@ -31,14 +32,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
-const only = new Set((process.env.BENCH_ONLY ?? 'coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
 const compareRoot = process.env.BENCH_COMPARE_ROOT;
 const tracing = process.env.BENCH_TRACE === '1';
 
-const GOALS = { throughputRatio: 0.9, hostReadyMs: 300 };
+const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000 };
 
 const log = (...args) => console.log(...args);
 const started = Date.now();
@@ -96,6 +97,11 @@ async function part(name, fn) {
     report.errors[name] = error.stack ?? String(error);
     log(`bench: ${name} could not be measured: ${error.message}`);
   }
+}
+
+if (only.has('ledger')) {
+  log('\nAudit ledger');
+  await part('ledger', () => measureLedger({ log }));
 }
 
 let host;
@@ -241,12 +247,42 @@ writeFileSync(join(cacheDir, 'latest.json'), JSON.stringify(report, (_k, v) => (
 log(`\nbench: ${((Date.now() - started) / 1000).toFixed(0)} s; results in .cache/bench/latest.json`);
 process.exit(Object.keys(report.errors).length > 0 ? 1 : 0);
 
+function printLedger(l) {
+  if (!l) return;
+  log(`\n0. Audit ledger (medians; reference = the same rows into the same schema with a raw prepared INSERT and one SHA-256 each)`);
+  log(
+    table(
+      ['', 'ledger', 'reference', 'ratio', 'goal', ''],
+      [
+        [
+          `batched append, ${l.append.entries} entries (µs/entry)`,
+          fmt(l.append.ledgerUsPerEntry, '', 2),
+          fmt(l.append.referenceUsPerEntry, '', 2),
+          ratioText(l.append.ratio),
+          `≥ ${GOALS.ledgerAppendRatio.toFixed(2)}×`,
+          verdict(l.append.ratio >= GOALS.ledgerAppendRatio),
+        ],
+        [`durable single append, one transaction each (entries/s)`, fmt(l.durable.ledgerPerSec, '', 0), fmt(l.durable.referencePerSec, '', 0), ratioText(l.durable.ratio), '', ''],
+        [
+          `verify ${l.verify.entries} entries (${l.verify.threads} threads${l.verify.intact ? '' : ', VERDICT WRONG'})`,
+          fmt(l.verify.verifyMs, ' ms', 0),
+          '',
+          '',
+          `< ${GOALS.ledgerVerifyMs} ms`,
+          verdict(l.verify.intact && l.verify.verifyMs < GOALS.ledgerVerifyMs),
+        ],
+      ],
+    ),
+  );
+}
+
 function verdict(ok) {
   return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
 }
 
 function printReport(r) {
   log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
+  printLedger(r.ledger);
   const t = r.throughput;
   if (t) {
     const n = t.runs.product.length;
