@@ -215,6 +215,19 @@ test('a count that runs out of time says it is an estimate, and asking again fin
   assert.equal(bottom.entries[0].payload.n, 1);
 });
 
+test('a search whose first page had to read the whole ledger is then counted exactly at once', async (t) => {
+  const db = openTemp(t);
+  appendSyntheticEntries(db, 20_000, busyLedgerEntry(1_700_000_000_000));
+  const query = new LedgerQuery(db, { windowSize: 1000, countBudgetMs: 0 });
+  const filter: LedgerFilter = { text: '"n":4321}' };
+  const page = await query.page({ filter, from: { kind: 'index', index: 0 }, limit: 100 });
+  assert.deepEqual(
+    page.entries.map((e) => e.seq),
+    [4322],
+  );
+  assert.deepEqual(await query.count({ filter }), { value: 1, exact: true, untilSeq: 20_000 });
+});
+
 test('facets list each distinct type, actor and session once, sorted; entry details carry the chain hashes', async (t) => {
   const db = openTemp(t);
   const query = new LedgerQuery(db);

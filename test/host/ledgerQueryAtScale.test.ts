@@ -104,10 +104,11 @@ test('a million entries: filters, search, counts and paging in both directions g
   const commonEnd = await timed('page at the last match of that search (counts cached)', () => query.page({ filter: commonFilter, from: { kind: 'index', index: common.length - 3 }, limit: 100 }));
   assert.deepEqual(seqs(commonEnd), common.slice(-3));
 
-  const rare = await timed('first page, search with 1 match (reads every payload)', () =>
-    query.page({ filter: { text: '"n":123456}' }, from: { kind: 'index', index: 0 }, limit: 100 }),
-  );
+  const rareFilter: LedgerFilter = { text: '"n":123456}' };
+  const rare = await timed('first page, search with 1 match (reads every payload)', () => query.page({ filter: rareFilter, from: { kind: 'index', index: 0 }, limit: 100 }));
   assert.deepEqual(seqs(rare), [123_457]);
+  const rareCount = await timed('count of that search (the page read every window already)', () => query.count({ filter: rareFilter }));
+  assert.deepEqual(rareCount, { value: 1, exact: true, untilSeq: N });
 
   const both = matching((i) => i % 40 === 7 && i % 50 !== 0 && `ls -la /work/project-${i % 997}`.includes('project-99'));
   const bothFilter: LedgerFilter = { sessionId: 'ses_7', text: 'project-99' };

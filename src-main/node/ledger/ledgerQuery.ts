@@ -114,7 +114,7 @@ export class LedgerQuery {
 
     if (from.kind === 'newerThan') {
       for (const window of this.windowsOldestFirst(from.seq, untilSeq)) {
-        entries.push(...this.select(filter, window, 'ASC', limit - entries.length, 0));
+        entries.push(...this.selectNoting(filter, window, 'ASC', limit - entries.length, 0));
         if (entries.length === limit) break;
         await breathe();
       }
@@ -132,7 +132,7 @@ export class LedgerQuery {
           continue;
         }
       }
-      entries.push(...this.select(filter, window, 'DESC', limit - entries.length, skip));
+      entries.push(...this.selectNoting(filter, window, 'DESC', limit - entries.length, skip));
       skip = 0;
       if (entries.length === limit) break;
       await breathe();
@@ -245,6 +245,16 @@ export class LedgerQuery {
     const count = where ? (this.prepare(`SELECT count(*) AS n FROM audit_ledger WHERE ${where.sql}`).get(...where.args) as { n: number }).n : 0;
     this.counts.set(key, count);
     return count;
+  }
+
+  /**
+   * `select`, and when it comes back short it has read the whole window: note the window's count on the way, so a
+   * search whose first page had to read every window is counted without reading them again.
+   */
+  private selectNoting(filter: CompiledFilter, window: Window, order: 'ASC' | 'DESC', limit: number, offset: number): LedgerEntry[] {
+    const entries = this.select(filter, window, order, limit, offset);
+    if (entries.length < limit && (offset === 0 || entries.length > 0)) this.counts.set(this.countKey(filter, window), offset + entries.length);
+    return entries;
   }
 
   private select(filter: CompiledFilter, window: Window, order: 'ASC' | 'DESC', limit: number, offset: number): LedgerEntry[] {
