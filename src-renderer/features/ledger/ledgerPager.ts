@@ -145,7 +145,10 @@ export class LedgerPager {
           const start = from.kind === 'newerThan' ? last - page.entries.length + 1 + moved : first + moved;
           for (let i = first + moved; i <= last + moved; i++) this.pending.delete(i);
           page.entries.forEach((entry, i) => this.rows.set(start + i, entry));
-          if (page.entries.length < count && from.kind !== 'newerThan') this.events.onEnd(first + moved + page.entries.length);
+          // A short page shows where the list ends, if it holds a row or starts right below a known one. An empty
+          // page at an index (a jump past an estimated total) only says the end is somewhere above: the count says where.
+          const endsHere = page.entries.length < count && (page.entries.length > 0 || from.kind === 'olderThan' || first === 0);
+          if (endsHere && from.kind !== 'newerThan') this.events.onEnd(first + moved + page.entries.length);
           this.events.onRows();
           // Whatever the viewport wants now (it may have moved on while this page loaded). After a failure the
           // next scroll or update asks again, rather than a loop of retries against a host that is not answering.
