@@ -9,7 +9,7 @@ import { keychainTrust } from '../node/ledger/ledgerTrust';
 import { storedCheckpoints, storedLedgerId } from '../node/ledger/storedEntries';
 import { verifyExportFile, LedgerFileError } from '../node/ledger/verifyExport';
 import { verifyStoredLedger } from '../node/ledger/verifyStoredLedger';
-import { openDatabaseReadOnly, type Database } from '../node/store/database';
+import { DatabaseDamagedError, openDatabaseReadOnly, type Database } from '../node/store/database';
 import { keychainChoiceFromEnv, openHostKeychain } from '../node/vault/hostKeychain';
 import { parseFlags, UsageError } from './args';
 
@@ -62,11 +62,8 @@ function openHomeLedger(home: string): Database | null {
     db.prepare('SELECT 1 FROM audit_ledger LIMIT 1').get();
     return db;
   } catch (error) {
-    const message = (error as Error).message;
-    const hint = /not a database|malformed|file is encrypted/i.test(message)
-      ? 'the file is damaged or is not an Omniscient Shell database; restore it from a backup, or verify an export with --file'
-      : 'check the path and its permissions';
-    console.error(`omni: cannot read the ledger at ${file}: ${message} (${hint})`);
+    if (error instanceof DatabaseDamagedError) console.error(`omni: ${error.message}`);
+    else console.error(`omni: cannot read the ledger at ${file}: ${(error as Error).message} (check the path and its permissions)`);
     return null;
   }
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Ledger } from '../../src-main/node/ledger/ledger';
-import { openDatabase, SchemaTooNewError } from '../../src-main/node/store/database';
+import { DatabaseDamagedError, openDatabase, openDatabaseReadOnly, SchemaTooNewError } from '../../src-main/node/store/database';
 import { migrations } from '../../src-main/node/store/migrations';
 import { tempDir } from '../helpers';
 
@@ -65,4 +65,19 @@ test('the ledger is append-only: the database refuses UPDATE and DELETE', (t) =>
   assert.throws(() => db.prepare("UPDATE audit_ledger SET type = 'forged'").run(), /audit_ledger is append-only: UPDATE refused/);
   assert.throws(() => db.prepare('DELETE FROM audit_ledger').run(), /audit_ledger is append-only: DELETE refused/);
   assert.deepEqual(ledger.list({ limit: 10 }).map((e) => e.type), ['test.two', 'test.one']);
+});
+
+test('a damaged database is refused with a clear error and left as it was', (t) => {
+  const dir = tempDir('store');
+  t.after(dir.cleanup);
+  const file = join(dir.path, 'sessions.db');
+  const junk = Buffer.from('this is not a database, just some text a user saved under the wrong name\n'.repeat(100));
+  writeFileSync(file, junk);
+  assert.throws(() => openDatabase(file), (error: Error) => {
+    assert.ok(error instanceof DatabaseDamagedError, String(error));
+    assert.match(error.message, /sessions\.db is damaged or is not an Omniscient Shell database .*Move it aside/);
+    return true;
+  });
+  assert.throws(() => openDatabaseReadOnly(file), DatabaseDamagedError);
+  assert.ok(readFileSync(file).equals(junk), 'the file was changed');
 });

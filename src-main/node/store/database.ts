@@ -20,6 +20,28 @@ export class SchemaTooNewError extends Error {
   }
 }
 
+/** The database file exists but SQLite cannot read it: damaged, truncated, or not a database at all. */
+export class DatabaseDamagedError extends Error {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(
+      `${file} is damaged or is not an Omniscient Shell database (${(cause as Error).message}). Nothing was changed. ` +
+        'Move it aside (or restore it from a backup) and start again; `omni ledger verify --home DIR` checks a restored copy.',
+      { cause },
+    );
+    this.name = 'DatabaseDamagedError';
+  }
+}
+
+/** SQLite's codes for a file it cannot read as a database. */
+const DAMAGED = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
+
+function isDamage(error: unknown): boolean {
+  return DAMAGED.has((error as { code?: string })?.code ?? '');
+}
+
 /**
  * Opens (creating if needed) the app database in WAL mode and brings its schema up to date. All pending
  * migrations run in one BEGIN IMMEDIATE transaction: either every step lands or none does. A database from a
@@ -52,7 +74,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = de
     return db;
   } catch (error) {
     db.close();
-    throw error;
+    throw isDamage(error) ? new DatabaseDamagedError(file, error) : error;
   }
 }
 
@@ -69,7 +91,13 @@ export function openDatabaseReadOnly(file: string, migrations: readonly Migratio
     throw new Error(`cannot open ${file} for reading: ${(error as Error).message}`);
   }
   const supported = migrations.reduce((max, m) => Math.max(max, m.version), 0);
-  const current = db.pragma('user_version', { simple: true }) as number;
+  let current: number;
+  try {
+    current = db.pragma('user_version', { simple: true }) as number;
+  } catch (error) {
+    db.close();
+    throw isDamage(error) ? new DatabaseDamagedError(file, error) : error;
+  }
   if (current !== supported) {
     db.close();
     if (current > supported) throw new SchemaTooNewError(file, current, supported);
