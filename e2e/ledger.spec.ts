@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createSession, expectConnected, openTerminal, saveScreenshot } from './appDriver';
 import { expect, test } from './fixtures';
 
@@ -33,10 +36,38 @@ test.describe('ledger', () => {
 
     // Verify re-checks the hash chain on the host: this fresh ledger is intact.
     await view.getByTestId('ledger-verify').click();
-    await expect(view.getByTestId('ledger-verify-result')).toHaveText(/^Intact: \d+ entries, head [0-9a-f]{16}…$/);
+    await expect(view.getByTestId('ledger-verify-result')).toHaveText(/^Intact: \d+ entries, head [0-9a-f]{16}…, (last signed checkpoint at seq \d+|no signed checkpoint)$/);
 
     await saveScreenshot(page, 'ledger-light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await saveScreenshot(page, 'ledger-dark');
+  });
+
+  test('Export writes a file into the home that verifies offline, with the chosen payloads withheld; Escape closes the panel', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('exported'), 'Exported');
+    await page.getByTestId('tab-ledger').click();
+    const view = page.getByTestId('ledger-view');
+
+    await view.getByTestId('ledger-export').click();
+    const panel = view.getByTestId('ledger-export-panel');
+    // The panel opens with the keyboard in it; Escape closes it again.
+    await expect(panel.getByTestId('ledger-export-session')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(panel).toHaveCount(0);
+
+    await view.getByTestId('ledger-export').click();
+    await panel.getByTestId('ledger-export-types').fill('session.*');
+    await panel.getByTestId('ledger-export-start').click();
+    const file = (await panel.getByTestId('ledger-export-file').textContent())!;
+    expect(file.startsWith(join(omni.home, 'exports'))).toBe(true);
+    await expect(panel.getByTestId('ledger-export-done')).toContainText(/Exported \d+ entries \(1 withheld, 0 elided/);
+
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type?: string; payload?: unknown });
+    expect(lines.filter((line) => line.type === 'session.create').map((line) => line.payload)).toEqual([null]);
+    const verified = spawnSync(process.execPath, ['dist/cli/omni.cjs', 'ledger', 'verify', '--file', file], { encoding: 'utf8' });
+    expect(verified.stdout).toMatch(/^intact: \d+ entries, head [0-9a-f]{64}/);
+    expect(verified.status).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import { LedgerStatus } from './LedgerStatus';
 import { useLedger } from './ledgerStore';
 import { useLedgerFacets } from './useLedgerFacets';
 import { useLedgerList } from './useLedgerList';
+import { ExportLedger } from './ExportLedger';
 import { VerifyLedger } from './VerifyLedger';
 
 const isEditable = (target: EventTarget | null): boolean =>
@@ -146,7 +147,7 @@ export function LedgerView() {
         <h2>Ledger</h2>
         <LedgerSearch />
         <div className="ledger-actions">
-          {/* The Export button (with its progress) goes here, beside Verify. */}
+          <ExportLedger />
           <VerifyLedger />
         </div>
         <LedgerFilters />

@@ -5,13 +5,17 @@ import { errorMessage } from '../../ui/errorMessage';
 
 type State = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: LedgerVerdict } | { kind: 'failed'; message: string };
 
+/** The CLI's verdict sentence, with the head hash shortened (the full hash is in the tooltip). */
 function describe(verdict: LedgerVerdict): string {
-  return verdict.intact
-    ? `Intact: ${verdict.size} entries, head ${verdict.headHash.slice(0, 16)}…`
-    : `Not intact: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason}`;
+  if (!verdict.intact) return `Not intact: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason}`;
+  const checkpoint = verdict.checkpoint ? `last signed checkpoint at seq ${verdict.checkpoint.seq}` : 'no signed checkpoint';
+  return `Intact: ${verdict.size} entries, head ${verdict.headHash.slice(0, 16)}…, ${checkpoint}`;
 }
 
-/** "Verify": re-checks the whole hash chain on the host and says intact, or which entry is the first bad one. */
+/**
+ * "Verify": re-checks the whole ledger on the host (hash chain, payload commitments, signed checkpoints against the
+ * keychain's key) and says intact, or which entry is the first bad one and why.
+ */
 export function VerifyLedger() {
   const client = useConnection((s) => s.client);
   const [state, setState] = useState<State>({ kind: 'idle' });
@@ -44,6 +48,13 @@ export function VerifyLedger() {
         <span className={tone} role="status" data-testid="ledger-verify-result" title={state.kind === 'done' && state.verdict.intact ? state.verdict.headHash : undefined}>
           {text}
         </span>
+      )}
+      {state.kind === 'done' && state.verdict.intact && state.verdict.notes.length > 0 && (
+        <ul className="ledger-verify-notes" data-testid="ledger-verify-notes">
+          {state.verdict.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
       )}
     </div>
   );
