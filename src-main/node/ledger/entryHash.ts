@@ -23,9 +23,27 @@ export interface ChainFields {
   prevHash: Buffer;
 }
 
+/**
+ * Digests are copied into slices of a shared 64 KB buffer. A 32-byte digest Buffer of its own lives on V8's heap,
+ * and handing it to SQLite makes V8 move it off the heap first: binding three such blobs cost more than 1 µs per
+ * ledger row (measured: 6.1 µs a row with pooled blobs, 7.2-8.7 µs with separate ones).
+ */
+const DIGEST_POOL_SIZE = 64 * 1024;
+let digestPool = Buffer.allocUnsafeSlow(DIGEST_POOL_SIZE);
+let digestPoolOffset = 0;
+
 /** Node's one-shot hash: half the cost of createHash() for inputs this small (measured: 0.8 µs against 1.5 µs). */
 function sha256(data: Buffer): Buffer {
-  return oneShotHash('sha256', data, 'buffer');
+  const digest = oneShotHash('sha256', data, 'buffer');
+  if (digestPoolOffset + 32 > DIGEST_POOL_SIZE) {
+    // A new pool, never a reused one: earlier digests are views into the old pool and must not change.
+    digestPool = Buffer.allocUnsafeSlow(DIGEST_POOL_SIZE);
+    digestPoolOffset = 0;
+  }
+  const view = digestPool.subarray(digestPoolOffset, digestPoolOffset + 32);
+  digest.copy(view);
+  digestPoolOffset += 32;
+  return view;
 }
 
 /**
