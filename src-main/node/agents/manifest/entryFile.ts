@@ -1,0 +1,63 @@
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { ManifestIssues } from './manifestIssues';
+
+const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
+
+/**
+ * Checks `entry`: a relative path with forward slashes, no `..`, naming a file that exists inside the agent folder
+ * once symlinks are resolved (a symlink pointing out of the folder would run code the manifest's hash does not
+ * cover), and for `sandbox = "wasm"` a WebAssembly module. Returns the resolved path, or null after an error.
+ */
+export function checkEntry(entry: string, folder: string, sandbox: string | null, issues: ManifestIssues): string | null {
+  const expected = 'a path relative to the agent folder, inside it (e.g. "agent.wasm" or "bin/agent.wasm")';
+  if (entry.trim() === '') {
+    issues.error('invalid_value', 'entry', expected, 'an empty string', 'name the file the agent starts from, e.g. entry = "agent.wasm"');
+    return null;
+  }
+  if (entry.includes('\\')) {
+    issues.error('invalid_value', 'entry', `${expected} with / between folders`, `the string ${JSON.stringify(entry)}`, `write entry = ${JSON.stringify(entry.replace(/\\/g, '/'))}`);
+    return null;
+  }
+  if (isAbsolute(entry) || /^[A-Za-z]:/.test(entry) || entry.startsWith('/')) {
+    issues.error('entry_outside_folder', 'entry', expected, `the absolute path ${JSON.stringify(entry)}`, 'copy the file into the agent folder and give its path relative to the folder');
+    return null;
+  }
+  if (entry.split('/').includes('..')) {
+    issues.error('entry_outside_folder', 'entry', expected, `${JSON.stringify(entry)}, which uses ".." to leave the folder`, 'move the file into the agent folder; an agent may only run code it ships');
+    return null;
+  }
+  const path = resolve(folder, entry);
+  let real: string;
+  try {
+    real = realpathSync(path);
+    if (!statSync(real).isFile()) {
+      issues.error('entry_missing', 'entry', 'a file', `${JSON.stringify(entry)}, which is a folder`, 'point entry at the module or executable inside it');
+      return null;
+    }
+  } catch {
+    const hint = sandbox === 'wasm' ? 'build the agent first (its .wasm goes into the agent folder) or correct the path' : 'correct the path or add the file';
+    issues.error('entry_missing', 'entry', 'a file that exists', `no file at ${path}`, hint);
+    return null;
+  }
+  const inside = relative(realpathSync(folder), real);
+  if (inside === '' || inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
+    issues.error('entry_outside_folder', 'entry', expected, `${JSON.stringify(entry)}, a symlink to ${real} outside the folder`, 'replace the symlink with the file itself');
+    return null;
+  }
+  if (sandbox === 'wasm' && !startsWith(real, WASM_MAGIC)) {
+    issues.error('entry_not_wasm', 'entry', 'a WebAssembly module (a file starting with \\0asm) for sandbox = "wasm"', `${JSON.stringify(entry)}, which is not one`, 'point entry at the compiled .wasm, or set sandbox = "native" for an executable');
+    return null;
+  }
+  return real;
+}
+
+function startsWith(file: string, magic: Buffer): boolean {
+  const head = Buffer.alloc(magic.length);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, head, 0, head.length, 0) === head.length && head.equals(magic);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,10 @@
+// The manifest module's public face: what the registry, the runtime and the CLI use.
+export type { AgentManifest } from './agentManifest';
+export { KNOWN_CAPABILITIES, type Capability, type OAuthScope } from './capabilities';
+export { ManifestError } from './manifestError';
+export { formatIssue, type ManifestIssue, type ManifestIssueCode } from './manifestIssue';
+export { MIGRATION_STEPS, migrateManifestTable, migrationPath } from './manifestMigrations';
+export { migrateManifestFile, type MigrateOutcome } from './migrateManifestFile';
+export { errorsOf, loadManifest, readManifest, warningsOf, type ManifestReport } from './readManifest';
+export { CURRENT_SCHEMA_VERSION, MANIFEST_FILE, SUPPORTED_SCHEMA_VERSIONS } from './schemaVersions';
+export { KNOWN_UI_HINTS } from './uiHints';
