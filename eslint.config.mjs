@@ -22,7 +22,7 @@ function restrict(layer, { names = [], patterns = [] }) {
 const outsideBridge = ['**/src-main/**', '**/src-renderer/**', '**/electron-main/**', '**/node/**', '**/server/**', '**/cli/**'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.cache/**', 'assets/agents/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'release/**', 'test-results/**', 'playwright-report/**', '.cache/**', 'assets/agents/**', 'agents/**/assembly/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,7 @@
 // Builds everything the app runs from: the renderer bundle, the host/CLI bundle and, where their sources exist,
-// the Electron main, host process and preload bundles. Run by `npm install` (prepare) and `npm run build`;
+// the Electron main, host process and preload bundles, and the bundled agents (scripts/build-agents.mjs). Run by `npm install` (prepare) and `npm run build`;
 // `--production` (or NODE_ENV=production) minifies and puts React in production mode, as `npm run dist` ships it.
+import { spawn } from 'node:child_process';
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -61,6 +62,15 @@ for (const [entry, outfile] of [
 ]) {
   if (existsSync(join(root, entry))) jobs.push(nodeBundle(entry, outfile));
 }
+
+// The bundled agents (AssemblyScript → assets/agents/), in a child process so a compile error is reported as such.
+jobs.push(
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'scripts/build-agents.mjs')], { cwd: root, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`building the bundled agents failed (exit ${code})`))));
+  }),
+);
 
 await Promise.all(jobs);
 console.log(`build: done in ${Date.now() - started} ms → dist/`);

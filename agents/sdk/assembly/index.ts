@@ -1,0 +1,167 @@
+// The Omniscient Shell agent SDK (AssemblyScript). An agent is a module that exports the four entry points below
+// (re-export them: `export { omni_alloc } from '…/sdk/assembly'`) and uses these helpers. Capabilities the
+// manifest does not declare are refused by the host before the module runs, and every use is checked against the
+// user's live grants: a helper reports a refusal as a result with `ok == false` and an error code such as
+// `capability_denied` or `capability_revoked`, so the agent can take its fallback path.
+import { decodeBase64, encodeBase64, fromUtf8, utf8 } from './base64';
+import { filesList, filesRead, filesWrite } from './files';
+import * as host from './host';
+import { JsonValue, JsonWriter, parseJson, quote } from './json';
+import { kvGetRaw, kvSetRaw } from './memory';
+import { netFetch } from './network';
+
+export { JsonValue, JsonWriter, parseJson, quote };
+
+/** The host calls this to get memory for each response it writes into the module. */
+export function omni_alloc(len: i32): usize {
+  return heap.alloc(<usize>len);
+}
+
+/** What every helper returns: ok, or the host's error code, message and hint. */
+export class HostResult {
+  ok: bool = false;
+  code: string = '';
+  message: string = '';
+  hint: string = '';
+  value: JsonValue = new JsonValue();
+
+  static from(response: JsonValue): HostResult {
+    const result = new HostResult();
+    result.ok = response.get('ok').asBool();
+    result.value = response;
+    if (!result.ok) {
+      const error = response.get('error');
+      result.code = error.get('code').asString();
+      result.message = error.get('message').asString();
+      result.hint = error.get('hint').asString();
+    }
+    return result;
+  }
+}
+
+let chunkCounter = 0;
+
+/** A new chunk id: chunks sharing an id build one card. */
+export function newChunkId(): string {
+  chunkCounter++;
+  return 'c' + chunkCounter.toString();
+}
+
+/** Streams a chunk of output into the card `chunkId` (text/markdown, text/x-diff, text/x-log, text/x-code;lang=ts …). */
+export function output(contentType: string, data: string, chunkId: string): HostResult {
+  return HostResult.from(host.output(new JsonWriter().str('content_type', contentType).str('data', data).str('chunk_id', chunkId).toString()));
+}
+
+/** A line in the agent's log card. */
+export function log(message: string): void {
+  output('text/x-log', message + '\n', 'log');
+}
+
+/** Asks the user for a capability (blocks until they answer); true when granted. `target` narrows it (a path or domain). */
+export function askConsent(capability: string, reason: string, durationS: i32, target: string = ''): bool {
+  const request = new JsonWriter().str('capability', capability).str('reason', reason).int('duration_s', durationS);
+  if (target.length > 0) request.str('target', target);
+  return HostResult.from(host.consent(request.toString())).value.get('granted').asBool();
+}
+
+export function artifact(id: string, kind: string, path: string, previewHint: string): HostResult {
+  return HostResult.from(host.artifact(new JsonWriter().str('id', id).str('kind', kind).str('path', path).str('preview_hint', previewHint).toString()));
+}
+
+/** A state_update event; `valueJson` is the value written as JSON; scope is 'agent' or 'session'. */
+export function stateUpdate(key: string, valueJson: string, scope: string): HostResult {
+  return HostResult.from(host.state(new JsonWriter().str('key', key).raw('value', valueJson).str('scope', scope).toString()));
+}
+
+export class TextResult extends HostResult {
+  text: string = '';
+}
+
+/** Reads a workspace file as UTF-8 text (needs files.read and a grant covering the path). */
+export function readFile(path: string): TextResult {
+  const response = filesRead(new JsonWriter().str('path', path).toString());
+  const base = HostResult.from(response);
+  const result = new TextResult();
+  result.ok = base.ok;
+  result.code = base.code;
+  result.message = base.message;
+  result.hint = base.hint;
+  result.value = response;
+  if (base.ok) result.text = fromUtf8(decodeBase64(response.get('data_b64').asString()));
+  return result;
+}
+
+/** Writes a workspace file (needs files.write and a grant covering the path). */
+export function writeFile(path: string, text: string): HostResult {
+  return HostResult.from(filesWrite(new JsonWriter().str('path', path).str('data_b64', encodeBase64(utf8(text))).toString()));
+}
+
+/** The entries of a workspace folder: `value.get('entries')` is an array of {name, kind, size}. */
+export function listFiles(path: string): HostResult {
+  return HostResult.from(filesList(new JsonWriter().str('path', path).toString()));
+}
+
+export class FetchResult extends HostResult {
+  status: i32 = 0;
+  body: string = '';
+}
+
+/** An HTTP(S) request made by the host for the agent (needs network and a grant for the domain). */
+export function fetch(url: string, method: string = 'GET', body: string = ''): FetchResult {
+  const request = new JsonWriter().str('url', url).str('method', method).raw('headers', '{}');
+  if (body.length > 0) request.str('body_b64', encodeBase64(utf8(body)));
+  const response = netFetch(request.toString());
+  const base = HostResult.from(response);
+  const result = new FetchResult();
+  result.ok = base.ok;
+  result.code = base.code;
+  result.message = base.message;
+  result.hint = base.hint;
+  result.value = response;
+  if (base.ok) {
+    result.status = <i32>response.get('status').asInt();
+    result.body = fromUtf8(decodeBase64(response.get('body_b64').asString()));
+  }
+  return result;
+}
+
+/** The agent's own key-value memory (needs `memory`). */
+export function kvGet(key: string): string {
+  const response = kvGetRaw(new JsonWriter().str('key', key).toString());
+  return response.get('value').asString();
+}
+
+export function kvSet(key: string, value: string): HostResult {
+  return HostResult.from(kvSetRaw(new JsonWriter().str('key', key).str('value', value).toString()));
+}
+
+/** The session scratchpad shared by the session's agents. */
+export function scratchGet(key: string): string {
+  return host.scratchGet(new JsonWriter().str('key', key).toString()).get('value').asString();
+}
+
+export function scratchSet(key: string, value: string): HostResult {
+  return HostResult.from(host.scratchSet(new JsonWriter().str('key', key).str('value', value).toString()));
+}
+
+/** The input event the host passes to omni_invoke: `prompt` and `context_refs`. */
+export class Input {
+  prompt: string = '';
+  contextRefs: string[] = [];
+}
+
+export function readInput(ptr: usize, len: i32): Input {
+  const event = parseJson(String.UTF8.decodeUnsafe(ptr, len));
+  const input = new Input();
+  input.prompt = event.get('prompt').asString();
+  const refs = event.get('context_refs').items;
+  for (let i = 0; i < refs.length; i++) input.contextRefs.push(refs[i].asString());
+  return input;
+}
+
+/** Called instead of the runtime's default abort: reports where the agent failed, then traps. */
+export function onAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
+  const where = (fileName ? fileName : '?') + ':' + line.toString() + ':' + column.toString();
+  output('text/x-log', 'agent aborted: ' + (message ? message : 'no message') + ' at ' + where + '\n', 'log');
+  unreachable();
+}
