@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { resolveHome } from '../node/home';
 import { startServer } from '../server/server';
 import packageJson from '../../package.json';
+import { agentCommand, agentUsage } from './agentCommand';
 import { parseFlags, UsageError } from './args';
 import { ledgerCommand, ledgerUsage } from './ledgerCommand';
 
@@ -12,6 +13,7 @@ Commands:
         Start the host headless and serve the UI at http://127.0.0.1:N/?token=…
         (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
 ${ledgerUsage}
+${agentUsage}
   version   Print the version.
   help      Print this help.`;
 
@@ -48,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     case 'ledger':
       return ledgerCommand(rest);
+    case 'agent':
+      return agentCommand(rest);
     case 'version':
     case '--version':
       console.log(packageJson.version);

@@ -5,6 +5,7 @@ export { ManifestError } from './manifestError';
 export { formatIssue, type ManifestIssue, type ManifestIssueCode } from './manifestIssue';
 export { MIGRATION_STEPS, migrateManifestTable, migrationPath } from './manifestMigrations';
 export { migrateManifestFile, type MigrateOutcome } from './migrateManifestFile';
-export { errorsOf, loadManifest, readManifest, warningsOf, type ManifestReport } from './readManifest';
+export { checkManifestBytes, errorsOf, loadManifest, readManifest, warningsOf, type ManifestReport } from './readManifest';
 export { CURRENT_SCHEMA_VERSION, MANIFEST_FILE, SUPPORTED_SCHEMA_VERSIONS } from './schemaVersions';
+export { formatMemory } from './resourceQuantities';
 export { KNOWN_UI_HINTS } from './uiHints';

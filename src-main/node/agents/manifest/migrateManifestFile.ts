@@ -1,5 +1,5 @@
-import { closeSync, constants, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, constants, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
 import type { ManifestIssue } from './manifestIssue';
 import { ManifestIssues } from './manifestIssues';
@@ -20,7 +20,7 @@ const KEY_ORDER = ['schema_version', 'name', 'version', 'entry', 'sandbox', 'cap
 
 /**
  * `omni agent migrate`: brings `<folder>/manifest.toml` up to the current schema through every step on the way.
- * The original is copied to `manifest.toml.bak` (never over an earlier backup) before the new text replaces it
+ * The original is copied to `manifest.toml.bak` (never over an earlier backup: then `.bak.1`, …) before the new text replaces it
  * atomically; with `dryRun` nothing is written. The TOML is re-written from its parsed form, so comments do not
  * survive (the backup keeps them).
  */
@@ -44,10 +44,12 @@ export function migrateManifestFile(agentFolder: string, options: { dryRun?: boo
     checkSchemaVersion(table, folder, issues);
     return { status: 'failed', file, issues: issues.list };
   }
-  const header = `# Migrated from schema_version "${migration.from}" to "${migration.to}" by \`omni agent migrate\`; the original is in ${MANIFEST_FILE}.bak.\n`;
+  const backup = freeBackupPath(file);
+  const header = `# Migrated from schema_version "${migration.from}" to "${migration.to}" by \`omni agent migrate\`; the original is in ${basename(backup)}.\n`;
   const newText = header + stringify(ordered(migration.table));
   if (options.dryRun) return { status: 'migrated', file, dryRun: true, migration, text: newText, backup: null };
-  const backup = backUp(file);
+  // COPYFILE_EXCL: should another migrate have taken the name meanwhile, fail rather than overwrite its backup.
+  copyFileSync(file, backup, constants.COPYFILE_EXCL);
   writeAtomically(file, newText);
   return { status: 'migrated', file, dryRun: false, migration, text: newText, backup };
 }
@@ -62,16 +64,11 @@ const rank = (key: string): number => {
   return index < 0 ? KEY_ORDER.indexOf('resources') - 0.5 : index;
 };
 
-/** Copies to manifest.toml.bak, or .bak.1, .bak.2 … when earlier backups exist: a backup is never overwritten. */
-function backUp(file: string): string {
+/** manifest.toml.bak, or .bak.1, .bak.2 … when earlier backups exist: a backup is never overwritten. */
+function freeBackupPath(file: string): string {
   for (let n = 0; ; n++) {
     const target = `${file}.bak${n === 0 ? '' : `.${n}`}`;
-    try {
-      copyFileSync(file, target, constants.COPYFILE_EXCL);
-      return target;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
+    if (!existsSync(target)) return target;
   }
 }
 

@@ -38,6 +38,13 @@ export function readManifest(agentFolder: string): ManifestReport {
     const fix = code === 'ENOENT' ? `add a ${MANIFEST_FILE} (schema_version, name, version, entry, sandbox, capabilities, oauth_scopes, resources, ui.hints)` : 'check the file and its permissions';
     return { folder, file, sha256: null, manifest: null, issues: [{ severity: 'error', code: 'file_unreadable', file, key: null, line: null, column: null, expected: `a readable ${MANIFEST_FILE}`, found, fix }] };
   }
+  return checkManifestBytes(folder, bytes);
+}
+
+/** Validates manifest bytes as if they were `<folder>/manifest.toml` (also for a migration's result before it is written). */
+export function checkManifestBytes(agentFolder: string, bytes: Buffer): ManifestReport {
+  const folder = resolve(agentFolder);
+  const file = join(folder, MANIFEST_FILE);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const text = bytes.toString('utf8');
   const issues = new ManifestIssues(file, tomlKeyLines(text));
