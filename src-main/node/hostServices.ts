@@ -2,6 +2,9 @@ import { homedir } from 'node:os';
 import { contract, RpcError, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
+import { ConsentEngine } from './consent/consentEngine';
+import { createConsentHandlers } from './consent/consentHandlers';
+import { UiConsentChannel } from './consent/uiConsentChannel';
 import { HostEventLog } from './eventlog/hostEventLog';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
@@ -34,6 +37,8 @@ export interface HostServices {
   readonly log: HostLog;
   /** Everything that streams, per session, replayable into the session's state. */
   readonly events: HostEventLog;
+  /** Grants, checks at every use, prompts (through the UI's consent cards), expiry and revocation. */
+  readonly consent: ConsentEngine;
   dispose(): Promise<void>;
 }
 
@@ -54,6 +59,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const ledgerQuery = new LedgerQuery(db);
   const sessions = owner.add(new SessionService(db, ledger));
   const terminals = new TerminalService(sessions, ledger);
+  const consent = owner.add(new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) }));
+  const consentCards = new UiConsentChannel();
+  owner.add(consent.attachChannel(consentCards));
   // Registered after the ledger and sessions, so disposed (its pending output written) before them.
   const events = owner.add(
     new HostEventLog(db, sessions, terminals, {
@@ -63,6 +71,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   );
 
   const handlers: Handlers<Contract> = {
+    ...createConsentHandlers(consent, consentCards, USER),
+
     'host.info': () => ({
       version: options.version,
       home: options.home,
@@ -185,6 +195,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     secrets,
     log,
     events,
+    consent,
     async dispose() {
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });

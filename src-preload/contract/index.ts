@@ -1,3 +1,4 @@
+import { consentContract } from './consent';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
 import { sessionContract } from './sessions';
@@ -9,9 +10,11 @@ export const contract = {
   ...sessionContract,
   ...terminalContract,
   ...ledgerContract,
+  ...consentContract,
 };
 export type Contract = typeof contract;
 
+export * from './consent';
 export * from './define';
 export * from './errors';
 export * from './host';

@@ -1,0 +1,80 @@
+import type { ConsentPrompt, ConsentPromptEvent } from '../../../src-preload/contract';
+import { toDisposable, type Disposable } from '../../../src-preload/rpc';
+import type { ConsentChannel } from './consentChannel';
+
+/** consent.answer for a prompt that is not waiting (answered already, timed out, or never asked). */
+export class PromptNotFoundError extends Error {
+  readonly code = 'not_found';
+  constructor(readonly promptId: string) {
+    super(`consent prompt ${promptId} is not waiting for an answer: it was answered, timed out or withdrawn`);
+    this.name = 'PromptNotFoundError';
+  }
+}
+
+interface Waiting {
+  prompt: ConsentPrompt;
+  resolve: (answer: unknown) => void;
+}
+
+/**
+ * The consent channel of the UI: prompts wait here, each session's consent cards watch them (consent.prompts),
+ * and consent.answer settles them. A session nobody watches cannot be asked, so its prompts are refused at once
+ * (the engine denies) instead of hanging until the timeout.
+ */
+export class UiConsentChannel implements ConsentChannel {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly watchers = new Map<string, Set<(event: ConsentPromptEvent) => void>>();
+
+  prompt(prompt: ConsentPrompt, signal: AbortSignal): Promise<unknown> {
+    if ((this.watchers.get(prompt.sessionId)?.size ?? 0) === 0) {
+      return Promise.reject(new Error('no consent card is open for this session'));
+    }
+    return new Promise((resolve, reject) => {
+      this.waiting.set(prompt.id, { prompt, resolve });
+      signal.addEventListener(
+        'abort',
+        () => {
+          if (this.settle(prompt.id)) reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.emit(prompt.sessionId, { kind: 'pending', prompt });
+    });
+  }
+
+  /** The user's answer, passed on as it came: the engine reads it, and anything unreadable is a denial. */
+  answer(promptId: string, answer: unknown): void {
+    const waiting = this.waiting.get(promptId);
+    if (!waiting) throw new PromptNotFoundError(promptId);
+    this.settle(promptId);
+    waiting.resolve(answer);
+  }
+
+  /** Replays the session's waiting prompts, then follows new and settled ones. */
+  watch(sessionId: string, listener: (event: ConsentPromptEvent) => void): Disposable {
+    let set = this.watchers.get(sessionId);
+    if (!set) this.watchers.set(sessionId, (set = new Set()));
+    set.add(listener);
+    for (const { prompt } of this.waiting.values()) if (prompt.sessionId === sessionId) listener({ kind: 'pending', prompt });
+    return toDisposable(() => {
+      set.delete(listener);
+      if (set.size === 0) this.watchers.delete(sessionId);
+    });
+  }
+
+  pending(sessionId: string): ConsentPrompt[] {
+    return [...this.waiting.values()].map((w) => w.prompt).filter((p) => p.sessionId === sessionId);
+  }
+
+  private settle(promptId: string): boolean {
+    const waiting = this.waiting.get(promptId);
+    if (!waiting) return false;
+    this.waiting.delete(promptId);
+    this.emit(waiting.prompt.sessionId, { kind: 'settled', promptId });
+    return true;
+  }
+
+  private emit(sessionId: string, event: ConsentPromptEvent): void {
+    for (const listener of [...(this.watchers.get(sessionId) ?? [])]) listener(event);
+  }
+}
