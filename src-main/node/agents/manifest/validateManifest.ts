@@ -229,11 +229,11 @@ function checkResources(value: unknown, sandbox: string | null, issues: Manifest
 
 function checkUiHints(value: unknown, issues: ManifestIssues): string[] | null {
   const expected = `an array of UI hints (${KNOWN_UI_HINTS.join(', ')})`;
-  if (!isTable(value)) {
-    issues.wrongType('ui', 'a [ui] table with hints', value, 'add ui.hints = ["streaming"] (or [] for none)');
+  if (value !== undefined && !isTable(value)) {
+    issues.wrongType('ui', 'a [ui] table with hints', value, 'write ui.hints = ["streaming"] (or [] for none)');
     return null;
   }
-  const hints = value.hints;
+  const hints = value?.hints;
   if (!Array.isArray(hints)) {
     issues.wrongType('ui.hints', expected, hints, 'add ui.hints = ["streaming"] (or [] for none)');
     return null;
