@@ -8,12 +8,20 @@ import { CURRENT_SCHEMA_VERSION } from './schemaVersions';
  */
 export const MIGRATION_STEPS: readonly ManifestMigrationStep[] = [draft00To01];
 
+/** Which steps exist and where they lead: the real chain, or another one in tests. */
+export interface MigrationChain {
+  steps: readonly ManifestMigrationStep[];
+  current: string;
+}
+
+const REAL_CHAIN: MigrationChain = { steps: MIGRATION_STEPS, current: CURRENT_SCHEMA_VERSION };
+
 /** The steps from `version` to the current schema, or null when there is no path (unknown or newer version). */
-export function migrationPath(version: string): ManifestMigrationStep[] | null {
+export function migrationPath(version: string, chain: MigrationChain = REAL_CHAIN): ManifestMigrationStep[] | null {
   const path: ManifestMigrationStep[] = [];
   let at = version;
-  while (at !== CURRENT_SCHEMA_VERSION) {
-    const step = MIGRATION_STEPS.find((candidate) => candidate.from === at);
+  while (at !== chain.current) {
+    const step = chain.steps.find((candidate) => candidate.from === at);
     if (!step || path.includes(step)) return null;
     path.push(step);
     at = step.to;
@@ -35,8 +43,8 @@ export interface MigrationResult {
 }
 
 /** Runs the chain; null when `from` has no path to the current schema. */
-export function migrateManifestTable(table: Record<string, unknown>, from: string): MigrationResult | null {
-  const path = migrationPath(from);
+export function migrateManifestTable(table: Record<string, unknown>, from: string, chain: MigrationChain = REAL_CHAIN): MigrationResult | null {
+  const path = migrationPath(from, chain);
   if (!path) return null;
   let current = table;
   const steps: MigrationResult['steps'] = [];
@@ -45,5 +53,5 @@ export function migrateManifestTable(table: Record<string, unknown>, from: strin
     current = result.table;
     steps.push({ from: step.from, to: step.to, changes: result.changes });
   }
-  return { from, to: CURRENT_SCHEMA_VERSION, table: current, steps };
+  return { from, to: chain.current, table: current, steps };
 }
