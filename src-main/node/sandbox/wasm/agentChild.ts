@@ -1,0 +1,113 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { Emitter } from '../../../../src-preload/rpc';
+import { CALL_CHANNEL_FD, encodeTextFrame, FrameReader, type FromChild, type ToChild } from './childProtocol';
+
+/** The child's script: the bundle beside this one in a build, the TypeScript source under tsx (tests, development). */
+function childScript(): string {
+  for (const name of ['wasmAgentChild.cjs', 'childEntry.js', 'childEntry.ts']) {
+    const file = join(__dirname, name);
+    if (existsSync(file)) return file;
+  }
+  throw new Error(`the WASM agent child script is missing beside ${__dirname} (run \`npm run build\`)`);
+}
+
+export interface AgentChildOptions {
+  /** V8 heap cap of the child, in MiB: the guest's linear memory lives outside it, so it stays small. */
+  heapMb?: number;
+}
+
+/** Frames bigger than this from a child mean it is broken or hostile: it is killed. */
+const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+/**
+ * One child process that will run one WASM agent (docs/agent-runtime.md): started idle, with an empty environment
+ * and a bounded V8 heap, so that a hard kill ends everything the agent was doing at once.
+ */
+export class AgentChild {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  readonly startedAt = performance.now();
+  private readonly channel: Socket;
+  private readonly frames = new Emitter<FromChild>();
+  private readonly exited = new Emitter<{ code: number | null; signal: NodeJS.Signals | null }>();
+  readonly onFrame = this.frames.event;
+  readonly onExit = this.exited.event;
+  readonly ready: Promise<void>;
+  exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  /** The last lines the child's Node itself printed (not the guest's output): why it crashed, when it did. */
+  diagnostics = '';
+
+  constructor(options: AgentChildOptions = {}) {
+    const script = childScript();
+    const execArgv = [`--max-old-space-size=${options.heapMb ?? 64}`, '--no-warnings'];
+    // Under tsx the TypeScript source loads through tsx's CommonJS hook; a build runs its bundle directly.
+    if (script.endsWith('.ts')) execArgv.push('--require', 'tsx/cjs');
+    this.process = fork(script, [], {
+      execArgv,
+      // Nothing of the host's environment (tokens, paths) reaches the agent's process.
+      env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {},
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', 'pipe'],
+      serialization: 'advanced',
+    });
+    this.pid = this.process.pid ?? -1;
+    this.channel = this.process.stdio[CALL_CHANNEL_FD] as Socket;
+    const keep = (chunk: Buffer) => (this.diagnostics = (this.diagnostics + chunk.toString('utf8')).slice(-4000));
+    this.process.stdout?.on('data', keep);
+    this.process.stderr?.on('data', keep);
+    const reader = new FrameReader(MAX_FRAME_BYTES);
+    this.channel.on('data', (chunk: Buffer) => {
+      let frames: string[];
+      try {
+        frames = reader.push(chunk);
+      } catch (error) {
+        this.diagnostics += `\n${(error as Error).message}`;
+        this.kill();
+        return;
+      }
+      for (const frame of frames) this.frames.fire(JSON.parse(frame) as FromChild);
+    });
+    this.channel.on('error', () => this.kill());
+    this.ready = new Promise((resolve, reject) => {
+      const sub = this.onFrame((frame) => {
+        if (frame.type === 'ready') {
+          sub.dispose();
+          resolve();
+        }
+      });
+      this.onExit(({ code, signal }) => reject(new Error(`the agent process exited before it was ready (code ${code}, signal ${signal}): ${this.diagnostics.trim()}`)));
+    });
+    this.ready.catch(() => undefined);
+    this.process.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+      this.exited.fire(this.exit);
+    });
+    this.process.on('error', (error) => {
+      this.diagnostics += `\n${error.message}`;
+    });
+  }
+
+  get alive(): boolean {
+    return this.exit === null;
+  }
+
+  send(message: ToChild): void {
+    this.process.send(message);
+  }
+
+  /** Answers the call the child is blocked on. */
+  answer(response: string): void {
+    if (this.alive) this.channel.write(encodeTextFrame(response));
+  }
+
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void {
+    if (this.alive) this.process.kill(signal);
+  }
+
+  /** Immediate: SIGKILL, nothing of the agent runs after it. */
+  kill(): void {
+    if (this.alive) this.process.kill('SIGKILL');
+  }
+}

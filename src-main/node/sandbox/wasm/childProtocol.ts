@@ -1,0 +1,67 @@
+/**
+ * What the host and an agent's child process say to each other. Host → child goes over Node's IPC channel (the
+ * child reads it only while idle); child → host goes as frames over a separate pipe (fd 4), and a host call's answer
+ * comes back on that pipe, where the child waits for it with a blocking read. All child → host traffic shares one
+ * pipe, so a guest's log lines, calls and the end of a step arrive in the order they happened.
+ */
+export const CALL_CHANNEL_FD = 4;
+
+export type ToChild =
+  | { type: 'start'; module: Uint8Array; ctx: string; maxPages: number; memoryImport: { initialPages: number; maximumPages: number } | null }
+  | { type: 'invoke'; input: string }
+  | { type: 'shutdown' };
+
+export type Step = 'start' | 'invoke' | 'shutdown';
+
+export type FromChild =
+  | { type: 'ready' }
+  /** A guest's omni.* call: answered with one frame holding the response JSON. */
+  | { type: 'call'; fn: string; req: string }
+  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string }
+  | { type: 'done'; step: Step }
+  | { type: 'trap'; step: Step; message: string; atMemoryCap: boolean; memoryBytes: number }
+  | { type: 'exit'; step: Step; code: number }
+  | { type: 'failed'; step: Step; message: string };
+
+/** One frame: a 4-byte big-endian length, then that many bytes of UTF-8 JSON. */
+export function encodeFrame(value: unknown): Buffer {
+  return encodeTextFrame(JSON.stringify(value));
+}
+
+export function encodeTextFrame(json: string): Buffer {
+  const body = Buffer.from(json, 'utf8');
+  const frame = Buffer.allocUnsafe(4 + body.length);
+  frame.writeUInt32BE(body.length, 0);
+  body.copy(frame, 4);
+  return frame;
+}
+
+/** Frames back out of a byte stream that arrives in arbitrary pieces. */
+export class FrameReader {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly maxFrameBytes: number) {}
+
+  /** The whole frames completed by `chunk`; throws when a frame claims to be larger than allowed. */
+  push(chunk: Buffer): string[] {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    const frames: string[] = [];
+    for (;;) {
+      if (this.pendingBytes < 4) break;
+      let buffer = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+      const length = buffer.readUInt32BE(0);
+      if (length > this.maxFrameBytes) throw new Error(`the agent process sent a frame of ${length} bytes, over the ${this.maxFrameBytes} allowed`);
+      if (buffer.length < 4 + length) {
+        this.pending = [buffer];
+        break;
+      }
+      frames.push(buffer.toString('utf8', 4, 4 + length));
+      buffer = buffer.subarray(4 + length);
+      this.pending = buffer.length > 0 ? [buffer] : [];
+      this.pendingBytes = buffer.length;
+    }
+    return frames;
+  }
+}
