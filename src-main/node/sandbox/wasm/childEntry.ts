@@ -12,6 +12,11 @@ import { wasm, type WasmMemory } from './webAssemblyApi';
 
 /** A guest's request may be up to this large (a file write of 8 MiB, base64). */
 const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+/**
+ * A trap with memory this full of its quota is reported as the quota's doing: an allocator that asks for more than
+ * the little left sees memory.grow fail and aborts, often before memory is exactly at the cap.
+ */
+const NEAR_CAP = 15 / 16;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function retrying<T>(io: () => T): T {
@@ -154,7 +159,7 @@ function runStep(step: Step, work: () => void): void {
   } catch (error) {
     if (error instanceof ProcExit) send({ type: 'exit', step, code: error.code });
     else if (error instanceof wasm.RuntimeError || error instanceof RangeError) {
-      send({ type: 'trap', step, message: error.message, atMemoryCap: memory !== null && memoryBytes() >= maxPages * WASM_PAGE_BYTES, memoryBytes: memoryBytes() });
+      send({ type: 'trap', step, message: error.message, atMemoryCap: memory !== null && memoryBytes() >= NEAR_CAP * maxPages * WASM_PAGE_BYTES, memoryBytes: memoryBytes() });
     } else send({ type: 'failed', step, message: error instanceof Error ? error.message : String(error) });
   }
 }

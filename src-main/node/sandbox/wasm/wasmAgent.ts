@@ -143,7 +143,7 @@ export class WasmAgent implements Disposable {
         return;
       case 'trap':
         if (frame.atMemoryCap) {
-          this.stop('memory_limit', `the agent's memory reached its quota of ${this.limits.memBytes} bytes (resources.mem) and it trapped: ${frame.message}`, 'raise resources.mem in the manifest, or make the agent use less memory');
+          this.stop('memory_limit', `the agent's memory reached ${frame.memoryBytes} bytes of its quota of ${this.limits.memBytes} bytes (resources.mem), where growing failed and it trapped: ${frame.message}`, 'raise resources.mem in the manifest, or make the agent use less memory');
         } else this.stop('trap', `the agent trapped in ${frame.step}: ${frame.message}`, 'a bug in the agent: see its log');
         return;
       case 'exit':
