@@ -37,3 +37,18 @@ export function writeAgent(parent: string, name: string, manifest: string, entry
   writeFileSync(entryPath, entry.bytes ?? EMPTY_WASM);
   return folder;
 }
+
+/** A pre-0.1 draft manifest: permissions with the draft's names, integer resources, top-level ui_hints, a comment. */
+export const DRAFT_00 = `# written for the 0.0 draft
+schema_version = "0.0"
+name = "Old Agent"
+version = "1.0.0"
+entry = "agent.wasm"
+sandbox = "wasm"
+permissions = ["fs.read", "net", "codegen"]
+ui_hints = ["streaming", "log"]
+
+[resources]
+cpu_millicores = 250
+memory_mb = 128
+`;

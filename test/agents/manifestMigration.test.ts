@@ -12,22 +12,7 @@ import {
   type ManifestMigrationStep,
 } from '../../src-main/node/agents/manifest';
 import { tempDir } from '../helpers';
-import { manifestText, writeAgent } from './agentFolders';
-
-/** A pre-0.1 draft manifest: permissions with the draft's names, integer resources, top-level ui_hints, a comment. */
-export const DRAFT_00 = `# written for the 0.0 draft
-schema_version = "0.0"
-name = "Old Agent"
-version = "1.0.0"
-entry = "agent.wasm"
-sandbox = "wasm"
-permissions = ["fs.read", "net", "codegen"]
-ui_hints = ["streaming", "log"]
-
-[resources]
-cpu_millicores = 250
-memory_mb = 128
-`;
+import { DRAFT_00, manifestText, writeAgent } from './agentFolders';
 
 test('the 0.0 → 0.1 step renames permissions to capabilities, converts resource units, moves ui_hints and adds oauth_scopes', () => {
   const result = migrateManifestTable(
