@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ConsentPrompt, GrantChange } from '../../src-preload/contract';
+import { CapabilityRevokedError } from '../../src-main/node/consent/consentErrors';
+import { tempDir, waitFor } from '../helpers';
+import { connectClient, startTestHost } from '../server/connect';
+
+test('through the real host: the consent card sees the prompt, answers it, lists the grant and revokes it', async (t) => {
+  const workspace = tempDir('ws');
+  const host = await startTestHost();
+  const client = await connectClient(host.server);
+  t.after(async () => {
+    client.dispose();
+    await host.cleanup();
+    workspace.cleanup();
+  });
+  const consent = host.server.services.consent;
+  const session = await client.call('session.create', { workspace: workspace.path });
+  const use = { agentId: 'scaffolder', sessionId: session.id, capability: 'files.write', target: 'src/new.ts' };
+
+  // Nobody watches the session's consent cards yet: denied at once.
+  assert.equal(await consent.request({ ...use, reason: 'write the scaffold', durationS: 600 }), 'deny');
+
+  const prompts: ConsentPrompt[] = [];
+  const settled: string[] = [];
+  const changes: GrantChange[] = [];
+  client.subscribe('consent.prompts', { sessionId: session.id }, {
+    onItem: (event) => (event.kind === 'pending' ? prompts.push(event.prompt) : settled.push(event.promptId)),
+  });
+  client.subscribe('consent.grantChanges', { sessionId: session.id }, { onItem: (change) => changes.push(change) });
+  // The subscription is live once a round trip has gone through after it.
+  await client.call('consent.grants', { sessionId: session.id });
+
+  const asked = consent.ask({ ...use, scope: 'src/**', reason: 'write the scaffold', durationS: 600 });
+  const prompt = await waitFor(() => prompts[0], 'the consent prompt');
+  assert.deepEqual(
+    { agentId: prompt.agentId, capability: prompt.capability, scope: prompt.scope, reason: prompt.reason, durationS: prompt.durationS },
+    { agentId: 'scaffolder', capability: 'files.write', scope: 'src/**', reason: 'write the scaffold', durationS: 600 },
+  );
+  // An answer outside the contract is refused by the bridge, and the prompt keeps waiting.
+  await assert.rejects(client.call('consent.answer', { promptId: prompt.id, answer: { kind: 'allow_for', minutes: 0 } } as never), { code: 'INVALID_PARAMS' });
+  await client.call('consent.answer', { promptId: prompt.id, answer: { kind: 'allow_for', minutes: 10 } });
+  const outcome = await asked;
+  assert.equal(outcome.decision, 'allow');
+  await waitFor(() => settled.includes(prompt.id), 'the prompt to settle');
+  await assert.rejects(client.call('consent.answer', { promptId: prompt.id, answer: { kind: 'deny' } }), { code: 'NOT_FOUND' });
+
+  const grants = await client.call('consent.grants', { sessionId: session.id });
+  assert.deepEqual(grants.map((g) => [g.id, g.scope, g.expiresAt - g.grantedAt]), [[outcome.grant!.id, 'src/**', 600_000]]);
+  const { signal } = consent.authorize(use);
+
+  const revoked = await client.call('consent.revoke', { grantId: outcome.grant!.id });
+  assert.equal(revoked.status, 'revoked');
+  assert.equal(signal.aborted, true);
+  assert.throws(() => consent.authorize(use), CapabilityRevokedError);
+  await waitFor(() => changes.length === 2, 'the grant changes');
+  assert.deepEqual(changes.map((c) => c.kind), ['granted', 'revoked']);
+  assert.deepEqual(await client.call('consent.grants', { sessionId: session.id }), []);
+  await assert.rejects(client.call('consent.revoke', { grantId: 'grant_notARealGrant' }), { code: 'NOT_FOUND' });
+
+  const entries = (await client.call('ledger.list', { sessionId: session.id, limit: 100 })).reverse().filter((e) => e.type.startsWith('consent.'));
+  // The last: the use after the revoke, denied as revoked.
+  assert.deepEqual(entries.map((e) => e.type), ['consent.request', 'consent.deny', 'consent.request', 'consent.grant', 'consent.revoke', 'consent.deny']);
+  assert.equal(entries.at(-1)!.payload.code, 'revoked');
+});
