@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { AgentRegistry, discoverAgents, buildCatalog, userAgentsDir } from '../../src-main/node/agents/registry';
@@ -158,4 +158,17 @@ test('restarts do not repeat registrations; an edited manifest or a new shadowin
   assert.deepEqual([entries[3].payload.source, entries[3].payload.folder], ['user', mine]);
   start().registry.refresh();
   assert.equal(registrations().length, 4);
+});
+
+test('an agents folder that cannot be listed is reported as invalid instead of stopping discovery', (t) => {
+  const { bundledDir, userDir } = setup(t);
+  writeAgent(bundledDir, 'search', named('Search'));
+  mkdirSync(join(userDir, '..'), { recursive: true });
+  // A symlink to itself: listing it fails with ELOOP, for root too (unlike a chmod 000 folder).
+  symlinkSync(userDir, userDir);
+  const catalog = buildCatalog(discoverAgents([{ source: 'bundled', dir: bundledDir }, { source: 'user', dir: userDir }]));
+  assert.deepEqual(catalog.agents.map((a) => a.manifest.name), ['Search']);
+  assert.equal(catalog.invalid.length, 1);
+  assert.equal(catalog.invalid[0].folder, userDir);
+  assert.match(catalog.invalid[0].report.issues[0].found, /a folder that cannot be listed \(ELOOP\)/);
 });

@@ -19,7 +19,7 @@ export function checkEntry(entry: string, folder: string, sandbox: string | null
     issues.error('invalid_value', 'entry', `${expected} with / between folders`, `the string ${JSON.stringify(entry)}`, `write entry = ${JSON.stringify(entry.replace(/\\/g, '/'))}`);
     return null;
   }
-  if (isAbsolute(entry) || /^[A-Za-z]:/.test(entry) || entry.startsWith('/')) {
+  if (isAbsolute(entry) || /^[A-Za-z]:/.test(entry)) {
     issues.error('entry_outside_folder', 'entry', expected, `the absolute path ${JSON.stringify(entry)}`, 'copy the file into the agent folder and give its path relative to the folder');
     return null;
   }

@@ -23,8 +23,11 @@ export function discoverAgents(roots: readonly AgentRoot[]): DiscoveredAgent[] {
     try {
       entries = readdirSync(root.dir);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') continue;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      // An unreadable root (permissions) must not stop the host, nor hide that its agents are missing.
+      found.push({ source: root.source, folder: root.dir, report: unreadableRoot(root.dir, code ?? (error as Error).message) });
+      continue;
     }
     const names = entries.filter((name) => !name.startsWith('.'));
     for (const name of names.sort()) {
@@ -43,4 +46,14 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+function unreadableRoot(dir: string, code: string): ManifestReport {
+  return {
+    folder: dir,
+    file: dir,
+    sha256: null,
+    manifest: null,
+    issues: [{ severity: 'error', code: 'file_unreadable', file: dir, key: null, line: null, column: null, expected: 'a readable folder of agents', found: `a folder that cannot be listed (${code})`, fix: 'check the folder and its permissions' }],
+  };
 }
