@@ -65,7 +65,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   // Registered after the ledger and sessions, so disposed (its pending output written) before them.
   const events = owner.add(
     new HostEventLog(db, sessions, terminals, {
-      log: { scrub: (text) => scrubber.scrubText(text), onWriteError: (error) => log.error('event log write failed, will retry:', error) },
+      log: { secrets, onWriteError: (error) => log.error('event log write failed:', error) },
       retention: { onError: (error) => log.error('event log retention failed:', error) },
     }),
   );
@@ -197,6 +197,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     events,
     consent,
     async dispose() {
+      // First, so prompts still waiting are denied (and recorded) while the ledger is open.
+      consent.dispose();
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
       await signingReady;

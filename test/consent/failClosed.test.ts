@@ -128,3 +128,31 @@ test('bad requests from an agent are denied with a reason it can fix, and record
   assert.equal(f.entries('consent.request').length, cases.length);
   assert.equal(f.entries('consent.deny').length, cases.length);
 });
+
+test('credentials in a URL never reach the ledger: user info, query and fragment are withheld', async (t) => {
+  const f = openConsent(t);
+  const url = 'https://alice:hunter2@api.example.org/v1/items?api_key=sk_live_abcdef123456#otp=991122';
+  f.engine.check({ agentId: AGENT, sessionId: SESSION, capability: 'network', target: url, method: 'POST', action: url });
+  await f.engine.request({ agentId: AGENT, sessionId: SESSION, capability: 'network', target: url, method: 'GET', reason: 'list items', durationS: 60 });
+  const text = JSON.stringify(f.entries());
+  for (const secret of ['alice', 'hunter2', 'api_key', 'sk_live_abcdef123456', 'otp', '991122']) assert.ok(!text.includes(secret), secret);
+  assert.equal(f.entries('consent.deny')[0].payload.target, 'https://[REDACTED]@api.example.org/v1/items?[query withheld]#[fragment withheld]');
+  assert.equal(f.entries('consent.deny')[0].payload.action, 'POST https://[REDACTED]@api.example.org/v1/items?[query withheld]#[fragment withheld]');
+});
+
+test('an answer whose fields throw when read is a denial, not a crash', async (t) => {
+  const f = openConsent(t);
+  const hostile = new Proxy({}, { get: () => { throw new Error('gotcha'); }, has: () => { throw new Error('gotcha'); } });
+  f.engine.attachChannel(new ScriptedChannel(() => hostile));
+  assert.equal(await f.engine.request(ask), 'deny');
+});
+
+test('shutting down with a prompt pending denies it', async (t) => {
+  const f = openConsent(t);
+  f.engine.attachChannel(new ScriptedChannel(() => new Promise(() => undefined)));
+  const pending = f.engine.request(ask);
+  await new Promise((resolve) => setImmediate(resolve));
+  f.engine.dispose();
+  assert.equal(await pending, 'deny');
+  assert.match(String(f.entries('consent.deny')[0].payload.reason), /shutting down/);
+});

@@ -9,6 +9,7 @@ import { newConsentId } from './consentIds';
 import { compileRule, RuleStore, type CompiledRule, type ConsentRule } from './consentRules';
 import { MAX_TIMER_MS, systemClock, type Clock, type ClockTimer } from './clock';
 import { GrantStore } from './grantStore';
+import { recordedTarget } from './recordedTarget';
 import { compileScope, normaliseTarget, scopeForTarget, type ScopeMatcher } from './scope';
 
 export type Decision = 'allow' | 'deny';
@@ -212,11 +213,11 @@ export class ConsentEngine implements Disposable {
       sessionId: validId(ask.sessionId) ? ask.sessionId : null,
       payload: {
         capability: clip(ask.capability),
-        target: clip(ask.target),
+        target: recordedTarget(ask.target),
         scope: clip(ask.scope),
         reason: clip(ask.reason),
         durationS: typeof ask.durationS === 'number' ? ask.durationS : null,
-        action: prepared.ok && prepared.use.sensitive ? prepared.use.actionKey : null,
+        action: prepared.ok && prepared.use.sensitive ? recordedTarget(prepared.use.actionKey) : null,
       },
     });
     const refuse = (code: CheckCode, reason: string, actor?: string): ConsentOutcome => {
@@ -441,9 +442,9 @@ export class ConsentEngine implements Disposable {
       sessionId: validId(use?.sessionId) ? use.sessionId : null,
       payload: {
         capability: clip(use?.capability),
-        target: clip(use?.target),
+        target: recordedTarget(use?.target),
         scope: null,
-        action: prepared && (prepared.sensitive || result.code === 'needs_prompt') ? prepared.actionKey : null,
+        action: prepared && (prepared.sensitive || result.code === 'needs_prompt') ? recordedTarget(prepared.actionKey) : null,
         code: result.code,
         reason: result.reason,
         grantId: result.grantId ?? null,
@@ -464,7 +465,12 @@ export class ConsentEngine implements Disposable {
 
   private async promptUser(use: PreparedUse, ask: ConsentAsk, scope: string | null, exact: boolean): Promise<ConsentOutcome> {
     const deny = (reason: string, actor?: string): ConsentOutcome => {
-      this.deny(ask, use, { decision: 'deny', code: exact ? 'needs_prompt' : 'no_grant', reason }, actor);
+      try {
+        this.deny(ask, use, { decision: 'deny', code: exact ? 'needs_prompt' : 'no_grant', reason }, actor);
+      } catch (error) {
+        // A ledger closed under a pending prompt (shutdown) must not turn the denial into something else.
+        this.onError(error);
+      }
       return { decision: 'deny', reason };
     };
     const channel = this.channel;
@@ -505,7 +511,13 @@ export class ConsentEngine implements Disposable {
       // Tells the channel the prompt is settled (a card still showing goes away).
       if (!abort.signal.aborted) abort.abort(new Error('settled'));
     }
-    const parsed = ConsentAnswer.safeParse(answer);
+    let parsed: ReturnType<typeof ConsentAnswer.safeParse>;
+    try {
+      parsed = ConsentAnswer.safeParse(answer);
+    } catch {
+      // An answer object whose getters throw is as unreadable as any other.
+      return deny('the answer could not be read (fail closed)');
+    }
     if (!parsed.success) return deny('the answer could not be read (fail closed)');
     if (this.disposed) return deny('the host shut down before the answer was applied');
     if (parsed.data.kind === 'deny') return deny('the user denied it', 'user');
@@ -539,8 +551,8 @@ export class ConsentEngine implements Disposable {
           agentId: grant.agentId,
           capability: grant.capability,
           scope: grant.scope,
-          action: grant.action,
-          target: context.target,
+          action: recordedTarget(grant.action),
+          target: recordedTarget(context.target),
           reason: context.reason,
           once,
           durationS: Math.round((expiresAt - now) / 1000),
@@ -634,7 +646,7 @@ export class ConsentEngine implements Disposable {
           agentId: grant.agentId,
           capability: grant.capability,
           scope: grant.scope,
-          action: grant.action,
+          action: recordedTarget(grant.action),
           reason,
           expiresAt: grant.expiresAt,
           durationS: Math.round((now - grant.grantedAt) / 1000),
