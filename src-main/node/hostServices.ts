@@ -65,7 +65,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   // Registered after the ledger and sessions, so disposed (its pending output written) before them.
   const events = owner.add(
     new HostEventLog(db, sessions, terminals, {
-      log: { secrets, onWriteError: (error) => log.error('event log write failed:', error) },
+      log: { scrub: (text) => scrubber.scrubText(text), onWriteError: (error) => log.error('event log write failed, will retry:', error) },
       retention: { onError: (error) => log.error('event log retention failed:', error) },
     }),
   );
