@@ -52,9 +52,12 @@ const nodeBundle = (entry, outfile) =>
   });
 
 jobs.push(nodeBundle('src-main/cli/omni.ts', 'cli/omni.cjs'));
-// Worker threads the host starts (verifyStoredLedger.ts) load their own bundle from beside the entry point's.
+// Worker threads the host starts (verifyStoredLedger.ts, eventRowWriter.ts) load their own bundle from beside the
+// entry point's.
 jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'cli/verifyRangeWorker.cjs'));
 jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'electron/verifyRangeWorker.cjs'));
+jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'cli/eventLogWriterWorker.cjs'));
+jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'electron/eventLogWriterWorker.cjs'));
 for (const [entry, outfile] of [
   ['src-main/electron-main/main.ts', 'electron/main.js'],
   ['src-main/electron-main/hostProcess.ts', 'electron/hostProcess.js'],

@@ -12,6 +12,8 @@ import { readSessionEvents } from '../../src-main/node/eventlog/storedEvents';
 import { openDatabase, openDatabaseReadOnly, type Database } from '../../src-main/node/store/database';
 import { migrations } from '../../src-main/node/store/migrations';
 import { Scrollback } from '../../src-main/node/terminals/scrollback';
+import { Secret } from '../../src-main/node/vault/secret';
+import { SecretRegistry } from '../../src-main/node/vault/secretRegistry';
 import { tempDir } from '../helpers';
 
 const SES = 'ses_eventlogtest01';
@@ -141,18 +143,24 @@ test('cut() ends the growing row: replaying through its seq gives the state at t
 
 test('output is stored as the scrubber leaves it, so secrets in a terminal never reach the disk', (t) => {
   const { db, file } = freshDb(t);
-  const log = new EventLog(db, { scrub: (text) => text.replaceAll('hunter2', '[REDACTED:registered]') });
+  const secrets = new SecretRegistry();
+  secrets.register(new Secret('hunter2-correct-horse'));
+  const log = new EventLog(db, { secrets });
   log.append({ sessionId: SES, kind: EventKind.sessionCreated, payload: session() });
   log.append({ sessionId: SES, kind: EventKind.terminalOpened, subject: T1, payload: terminal(T1) });
-  log.append({ sessionId: SES, kind: EventKind.terminalOutput, subject: T1, data: 'password: hunt' });
-  log.append({ sessionId: SES, kind: EventKind.terminalOutput, subject: T1, data: 'er2\r\n' });
+  log.append({ sessionId: SES, kind: EventKind.terminalOutput, subject: T1, data: 'the key: hunter2-corr' });
+  log.append({ sessionId: SES, kind: EventKind.terminalOutput, subject: T1, data: 'ect-horse, a token: ghp_' + 'a1B2'.repeat(9) + '\r\n' });
   log.dispose();
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   const reader = openDatabaseReadOnly(file);
   t.after(() => reader.close());
-  assert.equal(replaySession(SES, readSessionEvents(reader, SES)).terminals[0].scrollback, 'password: [REDACTED:registered]\r\n');
+  assert.equal(
+    replaySession(SES, readSessionEvents(reader, SES)).terminals[0].scrollback,
+    'the key: [REDACTED:registered], a token: [REDACTED:github-token]\r\n',
+  );
   assert.equal(readFileSync(file).includes('hunter2'), false);
+  assert.equal(readFileSync(file).includes('a1B2a1B2'), false);
 });
 
 test('replay refuses a log with a gap, a foreign event, an unknown kind or a malformed payload, naming the event', (t) => {
@@ -186,7 +194,7 @@ test('terminals a crashed host left open are closed in the log at the next start
   crashed.append({ sessionId: SES, kind: EventKind.terminalOpened, subject: T1, payload: terminal(T1) });
   crashed.append({ sessionId: SES, kind: EventKind.terminalOpened, subject: T2, payload: terminal(T2) });
   crashed.append({ sessionId: SES, kind: EventKind.terminalClosed, subject: T2, payload: { reason: 'closed' } });
-  crashed.flush(); // and then the process died: no dispose, no terminal.closed for T1
+  crashed.settle(); // all written, and then the process died: no dispose, no terminal.closed for T1
   db.close();
 
   const restarted = openDatabase(file);

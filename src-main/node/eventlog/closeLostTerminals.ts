@@ -18,6 +18,6 @@ export function closeLostTerminals(db: Database, log: EventLog): number {
   for (const { session_id, subject } of lost) {
     log.append({ sessionId: session_id, kind: EventKind.terminalClosed, subject, payload: { reason: 'host-lost' } });
   }
-  log.flush();
+  log.settle();
   return lost.length;
 }

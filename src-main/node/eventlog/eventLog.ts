@@ -1,5 +1,7 @@
 import type { Disposable } from '../../../src-preload/rpc';
 import type { Database } from '../store/database';
+import { SecretRegistry } from '../vault/secretRegistry';
+import { EventRowWriter, type EventRow } from './eventRowWriter';
 import type { EventAppend, LoggedEvent } from './loggedEvent';
 import { readSessionEvents, type EventRange } from './storedEvents';
 
@@ -12,19 +14,17 @@ export interface EventLogOptions {
   /** A row of coalesced output stops growing at this many characters (default 256 Ki). */
   maxRowChars?: number;
   /**
-   * When writes keep failing (a full disk, say), pending events beyond this many characters are given up rather
-   * than held in memory without bound (default 64 Mi); replay then reports the gap they leave.
+   * Output is scrubbed as it is written (SecretScrubber: these registered values and token shapes), so secrets
+   * never reach the disk. Where that changes something, a replay shows the marker where the live scrollback, which
+   * lives only in memory, showed the value. A secret split across two rows (rows end at a flush or at
+   * `maxRowChars`) can escape it. Default: token shapes only.
    */
-  maxPendingChars?: number;
+  secrets?: SecretRegistry;
   /**
-   * Applied to output text as it is written (the host passes its secret scrubber): registered secrets and
-   * token-shaped strings never reach the disk. Where it changes something, a replay shows its marker where the
-   * live scrollback, which lives only in memory, showed the value. A secret split across two rows (rows end at a
-   * flush or at `maxRowChars`) can escape it.
+   * Where write failures are reported (default: stderr). A batch that still fails after a few retries is given up:
+   * replay then reports the gap it leaves.
    */
-  scrub?: (text: string) => string;
-  /** Where write failures are reported (default: stderr). */
-  onWriteError?: (error: Error, pendingEvents: number) => void;
+  onWriteError?: (error: Error, events: number) => void;
 }
 
 export class EventLogClosedError extends Error {
@@ -46,8 +46,8 @@ interface PendingRow {
   chars: number;
 }
 
-const reportToStderr = (error: Error, pendingEvents: number) =>
-  console.error(`event log: could not write ${pendingEvents} event(s), will retry: ${error.message}`);
+const reportToStderr = (error: Error, events: number) =>
+  console.error(`event log: ${events > 0 ? `${events} event(s) could not be written` : 'writer problem'}: ${error.message}`);
 
 /**
  * The event log: everything that streams (output chunks, state changes), per session, append-only apart from
@@ -57,28 +57,28 @@ const reportToStderr = (error: Error, pendingEvents: number) =>
  * Each session's events are numbered 1, 2, 3… without gaps; the number is given at append time, in memory, so the
  * order is exactly the order the services fired their changes in.
  *
- * Writing: output is held in memory and written in one transaction per batch, at most `flushDelayMs` later or as
- * soon as `flushChars` are pending, so a terminal flooding 30+ MB/s costs one SQLite transaction per batch, not one
- * per chunk. Output chunks of one stream (kind + subject) that follow each other in a session become one row of up
- * to `maxRowChars`. A `durable` append (state changes: a session renamed) writes the batch at once.
+ * Writing: output is held in memory and handed to a writer thread (EventRowWriter) in batches, at most
+ * `flushDelayMs` later or as soon as `flushChars` are pending; each batch is one transaction there, so a terminal
+ * flooding 30+ MB/s costs the host's thread neither a SQLite write per chunk nor the writes (nor the secret
+ * scrubbing) themselves. Output
+ * chunks of one stream (kind + subject) that follow each other in a session become one row of up to `maxRowChars`.
+ * A `durable` append (state changes: a session renamed) returns only once it is committed.
  *
  * Durability (the database runs WAL with synchronous=NORMAL):
  * - clean shutdown (dispose): nothing is lost;
- * - the host process killed or crashing: at most the last `flushDelayMs` of output (and at most `flushChars` of
- *   it) is lost; durable events are lost only if the process dies between the service's own commit and the
- *   event's write, which run back to back in one synchronous call;
+ * - the host process killed or crashing: output of the last `flushDelayMs` (at most `flushChars` of it) plus the
+ *   batches the writer had not committed yet (a few ms of work) is lost; durable events are lost only if the
+ *   process dies between the service's own commit and the event's, which run back to back in one call;
  * - power loss or an OS crash: additionally the transactions committed since the last WAL sync; the database is
  *   never corrupted (SQLite's guarantee for WAL + NORMAL).
- * What is stored is always a gapless prefix of each session's events: a batch commits whole or not at all.
+ * What is stored is always a gapless prefix of each session's events: batches commit whole and in order.
  */
 export class EventLog implements Disposable {
   private readonly now: () => number;
   private readonly flushDelayMs: number;
   private readonly flushChars: number;
   private readonly maxRowChars: number;
-  private readonly maxPendingChars: number;
-  private readonly onWriteError: (error: Error, pendingEvents: number) => void;
-  private readonly scrub: ((text: string) => string) | undefined;
+  private readonly writer: EventRowWriter;
 
   /** The last seq given out per session (loaded from the table on first use). */
   private readonly heads = new Map<string, number>();
@@ -90,9 +90,7 @@ export class EventLog implements Disposable {
   private immediate: NodeJS.Immediate | undefined;
   private disposed = false;
 
-  private readonly insert;
   private readonly selectHead;
-  private readonly writeRows;
 
   constructor(
     private readonly db: Database,
@@ -102,24 +100,8 @@ export class EventLog implements Disposable {
     this.flushDelayMs = options.flushDelayMs ?? 50;
     this.flushChars = options.flushChars ?? 1024 * 1024;
     this.maxRowChars = options.maxRowChars ?? 256 * 1024;
-    this.maxPendingChars = options.maxPendingChars ?? 64 * 1024 * 1024;
-    this.onWriteError = options.onWriteError ?? reportToStderr;
-    this.scrub = options.scrub;
-    this.insert = db.prepare(
-      'INSERT INTO event_log (session_id, seq, ts, kind, subject, payload, data, data_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
     this.selectHead = db.prepare<[string], { head: number | null }>('SELECT max(seq) AS head FROM event_log WHERE session_id = ?');
-    this.writeRows = db.transaction((rows: PendingRow[]) => {
-      for (const row of rows) {
-        if (row.chunks === null) {
-          this.insert.run(row.sessionId, row.seq, row.ts, row.kind, row.subject, row.payload, null, null);
-        } else {
-          let text = row.chunks.length === 1 ? row.chunks[0] : row.chunks.join('');
-          if (this.scrub) text = this.scrub(text);
-          this.insert.run(row.sessionId, row.seq, row.ts, row.kind, row.subject, null, Buffer.from(text, 'utf8'), text.length);
-        }
-      }
-    });
+    this.writer = new EventRowWriter(db, options.secrets ?? new SecretRegistry(), options.onWriteError ?? reportToStderr);
   }
 
   /**
@@ -182,12 +164,19 @@ export class EventLog implements Disposable {
   /** The session's events in seq order, pending ones included (they are written first). */
   events(sessionId: string, range: EventRange = {}): LoggedEvent[] {
     this.flush();
+    this.writer.drain();
     return readSessionEvents(this.db, sessionId, range);
+  }
+
+  /** Waits (blocking, bounded) until everything appended so far is committed. */
+  settle(): void {
+    this.flush();
+    this.writer.drain();
   }
 
   private afterAppend(durable: boolean | undefined): void {
     if (durable) {
-      this.flush();
+      this.settle();
     } else if (this.pendingChars >= this.flushChars) {
       // Soon, not now: the chunk that filled the batch reaches its readers first.
       this.immediate ??= setImmediate(() => this.flush());
@@ -197,36 +186,28 @@ export class EventLog implements Disposable {
     }
   }
 
-  /** Writes every pending event in one transaction. Never throws: a failure is reported and retried later. */
-  flush(): boolean {
+  /** Hands every pending event to the writer, to be committed as one transaction. */
+  flush(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.timer = undefined;
     this.immediate = undefined;
-    if (this.pending.length === 0) return true;
+    if (this.pending.length === 0) return;
     if (this.db.inTransaction) {
-      // Inside someone else's transaction our rows would vanish with its rollback while their seqs stay given out.
+      // Should the writer fall back to this connection, inside someone else's transaction our rows would vanish
+      // with its rollback while their seqs stay given out.
       this.immediate = setImmediate(() => this.flush());
-      return false;
+      return;
     }
-    const rows = this.pending;
-    const chars = this.pendingChars;
+    const rows: EventRow[] = this.pending.map(({ sessionId, seq, ts, kind, subject, payload, chunks }) => {
+      if (chunks === null) return { sessionId, seq, ts, kind, subject, payload, data: null };
+      const text = chunks.length === 1 ? chunks[0] : chunks.join('');
+      return { sessionId, seq, ts, kind, subject, payload: null, data: text };
+    });
     this.pending = [];
     this.pendingChars = 0;
     this.growing.clear();
-    try {
-      this.writeRows(rows);
-      return true;
-    } catch (error) {
-      this.onWriteError(error as Error, rows.length);
-      if (chars <= this.maxPendingChars && !this.disposed) {
-        this.pending = rows;
-        this.pendingChars = chars;
-        this.timer = setTimeout(() => this.flush(), Math.max(this.flushDelayMs, 1000));
-        this.timer.unref();
-      }
-      return false;
-    }
+    this.writer.write(rows);
   }
 
   /** Writes what is pending and refuses further events. */
@@ -234,7 +215,6 @@ export class EventLog implements Disposable {
     if (this.disposed) return;
     this.flush();
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.writer.close();
   }
 }

@@ -94,7 +94,7 @@ export class EventLogRetention implements Disposable {
   }
 
   run(): RetentionReport {
-    this.log.flush();
+    this.log.settle();
     const report: RetentionReport = { expiredSessions: 0, compactedSessions: 0, droppedEvents: 0, droppedBytes: 0 };
     const expired = this.db
       .prepare<[number, string], { id: string }>(

@@ -1,0 +1,59 @@
+// The event log's writer thread (see eventRowWriter.ts). Built as its own bundle next to each entry point that may
+// start it (scripts/build.mjs); under tsx the TypeScript source is loaded instead.
+import { parentPort, workerData } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import { loadNative } from '../base/native';
+import { Secret } from '../vault/secret';
+import { SecretRegistry } from '../vault/secretRegistry';
+import { SecretScrubber } from '../vault/secretScrubber';
+import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
+
+const ATTEMPTS = 5;
+
+function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
+  const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
+  const db = new Sqlite(setup.file, { timeout: 5000 });
+  db.pragma('synchronous = NORMAL');
+  const insert = db.prepare(INSERT_EVENT_ROW);
+  let scrubber = new SecretScrubber();
+  const write = db.transaction((rows: EventRow[]) => {
+    for (const r of rows) {
+      // Scrubbed here, off the host's thread: on a flood of output this is most of the host-side cost.
+      const data = r.data === null ? null : scrubber.scrubText(r.data);
+      insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data === null ? null : Buffer.from(data, 'utf8'), data === null ? null : data.length);
+    }
+  });
+  const done = new Int32Array(setup.done);
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+
+  port.on('message', (batch: WriterBatch) => {
+    if (batch.secrets) {
+      const registry = new SecretRegistry();
+      for (const value of batch.secrets) registry.register(new Secret(value));
+      scrubber = new SecretScrubber(registry);
+    }
+    if (batch.rows) {
+      let failure: unknown;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        try {
+          write(batch.rows);
+          failure = undefined;
+          break;
+        } catch (error) {
+          // A busy or full disk may clear up: wait a little (this thread has nothing else to do) and try again.
+          failure = error;
+          Atomics.wait(nap, 0, 0, 200 * attempt);
+        }
+      }
+      if (failure !== undefined) {
+        const message: WriterFailure = { rows: batch.rows.length, error: failure instanceof Error ? failure.message : String(failure) };
+        port.postMessage(message);
+      }
+    }
+    if (batch.close) db.close();
+    Atomics.store(done, 0, batch.id);
+    Atomics.notify(done, 0);
+  });
+}
+
+if (parentPort && workerData) run(parentPort, workerData as WriterSetup);

@@ -1,0 +1,36 @@
+/** What the event log's writer thread and the host say to each other (eventRowWriter.ts, eventLogWriterWorker.ts). */
+
+/** One event_log row as the writer receives it: output still as text (the writer scrubs and encodes it). */
+export interface EventRow {
+  sessionId: string;
+  seq: number;
+  ts: number;
+  kind: string;
+  subject: string | null;
+  payload: string | null;
+  data: string | null;
+}
+
+export interface WriterSetup {
+  file: string;
+  /** Int32Array cell: the id of the last batch the writer finished (committed, or gave up and reported). */
+  done: SharedArrayBuffer;
+}
+
+export interface WriterBatch {
+  id: number;
+  rows?: EventRow[];
+  /** The registered secret values, sent when they changed: the writer scrubs output of them before storing it. */
+  secrets?: readonly string[];
+  /** The last batch: close the connection once it is done. */
+  close?: true;
+}
+
+/** Sent back when a batch could not be written even after retries (its rows are lost). */
+export interface WriterFailure {
+  rows: number;
+  error: string;
+}
+
+export const INSERT_EVENT_ROW =
+  'INSERT INTO event_log (session_id, seq, ts, kind, subject, payload, data, data_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';

@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Database } from '../store/database';
+import type { SecretRegistry } from '../vault/secretRegistry';
+import { SecretScrubber } from '../vault/secretScrubber';
+import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
+
+export type { EventRow } from './eventRowProtocol';
+
+/** The worker's script: the bundle next to this one in a build, the TypeScript source under tsx (tests, dev). */
+function workerScript(): string | null {
+  for (const name of ['eventLogWriterWorker.cjs', 'eventLogWriterWorker.js', 'eventLogWriterWorker.ts']) {
+    const file = join(__dirname, name);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+function startWorker(script: string, setup: WriterSetup): Worker {
+  // Under tsx the source is loaded through tsx's CommonJS hook, which a worker does not inherit.
+  return script.endsWith('.ts')
+    ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(script)});`, { eval: true, workerData: setup })
+    : new Worker(script, { workerData: setup });
+}
+
+/**
+ * Scrubs and writes event rows on a worker thread with its own SQLite connection (eventLogWriterWorker.ts), so
+ * neither the secret scrubbing of output, nor the transactions, nor the WAL checkpoints a flood of terminal output
+ * brings (each one an fsync) run on the host's event loop. Batches commit in the order given, each whole or not at
+ * all. `drain()` waits (blocking, bounded) until every batch given so far has finished: what readers and durable
+ * appends need.
+ *
+ * Output is scrubbed of the registered secrets and of token shapes before it is stored (secrets never reach the
+ * disk). Where no worker can run (an in-memory database, a worker that fails to start or dies) rows are scrubbed
+ * and written on the caller's connection instead; batches a dead worker may not have finished are written again
+ * (rows already there are kept).
+ */
+export class EventRowWriter {
+  private worker: Worker | undefined;
+  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private posted = 0;
+  /** Batches given to the worker and not yet finished, kept to be written here should the worker die. */
+  private inflight: { id: number; rows: EventRow[] }[] = [];
+  /** The registry generation the worker last heard of. */
+  private sentGeneration = -1;
+  private readonly scrubber: SecretScrubber;
+  private readonly writeHere;
+
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretRegistry,
+    private readonly onError: (error: Error, rows: number) => void,
+  ) {
+    this.scrubber = new SecretScrubber(secrets);
+    const insert = db.prepare(INSERT_EVENT_ROW.replace('INSERT', 'INSERT OR IGNORE'));
+    this.writeHere = db.transaction((rows: EventRow[]) => {
+      for (const r of rows) {
+        const data = r.data === null ? null : this.scrubber.scrubText(r.data);
+        insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data === null ? null : Buffer.from(data, 'utf8'), data === null ? null : data.length);
+      }
+    });
+    const script = workerScript();
+    if (db.memory || !script) return;
+    try {
+      const worker = startWorker(script, { file: db.name, done: this.done.buffer as SharedArrayBuffer });
+      worker.on('message', (failure: WriterFailure) => this.onError(new Error(failure.error), failure.rows));
+      worker.on('error', (error) => this.fallBack(worker, error));
+      worker.on('exit', (code) => this.fallBack(worker, new Error(`the event log's writer thread stopped (exit code ${code})`)));
+      // After the listeners, which would otherwise hold the process open: an idle writer must not keep the host alive.
+      worker.unref();
+      this.worker = worker;
+    } catch (error) {
+      this.onError(error as Error, 0);
+    }
+  }
+
+  /** Hands a batch over; it commits in order after every batch given before it. */
+  write(rows: EventRow[]): void {
+    if (rows.length === 0) return;
+    if (!this.worker) {
+      this.writeOnCallersThread(rows);
+      return;
+    }
+    this.prune();
+    const batch: WriterBatch = { id: ++this.posted, rows };
+    if (this.sentGeneration !== this.secrets.generation) {
+      // Values cross to the other thread of this process only; they are never written anywhere.
+      batch.secrets = this.secrets.values();
+      this.sentGeneration = this.secrets.generation;
+    }
+    this.inflight.push({ id: batch.id, rows });
+    this.worker.postMessage(batch);
+  }
+
+  /** Blocks until every batch given so far has finished (committed, or given up and reported), or `timeoutMs`. */
+  drain(timeoutMs = 30_000): boolean {
+    const deadline = Date.now() + timeoutMs;
+    while (this.worker && Atomics.load(this.done, 0) < this.posted) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.done, 0, Atomics.load(this.done, 0), Math.min(left, 100));
+    }
+    this.prune();
+    return true;
+  }
+
+  /** Finishes every batch, then stops the worker. */
+  close(): void {
+    const worker = this.worker;
+    if (!worker) return;
+    const last: WriterBatch = { id: ++this.posted, close: true };
+    worker.postMessage(last);
+    const finished = this.drain();
+    this.worker = undefined;
+    worker.removeAllListeners();
+    void worker.terminate();
+    if (!finished) this.writeOnCallersThread(this.inflight.flatMap((b) => b.rows));
+    this.inflight = [];
+  }
+
+  private prune(): void {
+    const finished = Atomics.load(this.done, 0);
+    while (this.inflight.length > 0 && this.inflight[0].id <= finished) this.inflight.shift();
+  }
+
+  private fallBack(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.onError(error, 0);
+    this.prune();
+    const unfinished = this.inflight.flatMap((b) => b.rows);
+    this.inflight = [];
+    this.writeOnCallersThread(unfinished);
+  }
+
+  private writeOnCallersThread(rows: EventRow[]): void {
+    if (rows.length === 0) return;
+    try {
+      this.writeHere(rows);
+    } catch (error) {
+      this.onError(error as Error, rows.length);
+    }
+  }
+}
