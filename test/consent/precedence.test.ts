@@ -94,3 +94,26 @@ test('grants belong to one agent in one session', (t) => {
   assert.equal(f.engine.check({ ...base, sessionId: 'ses_anotherSession', capability: 'memory' }).decision, 'deny');
   assert.equal(f.engine.check({ ...base, capability: 'codegen' }).decision, 'deny');
 });
+
+test('asking for network without a method asks for the domain: the grant covers reads there, never writes', async (t) => {
+  const f = openConsent(t);
+  const channel = new ScriptedChannel(() => ({ kind: 'allow_for', minutes: 10 }));
+  f.engine.attachChannel(channel);
+  const outcome = await f.engine.ask({ ...base, capability: 'network', target: 'api.example.org', reason: 'read the docs', durationS: 600 });
+  assert.equal(outcome.grant?.scope, 'api.example.org');
+  assert.equal(outcome.grant?.action, null);
+  assert.equal(channel.prompts[0].sensitive, false);
+  const url = 'https://api.example.org/docs';
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org', method: 'GET', action: `GET ${url}` }).decision, 'allow');
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org', method: 'PUT', action: `PUT ${url}` }).code, 'needs_prompt');
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org' }).code, 'needs_prompt', 'a use without a method is a write');
+});
+
+test('a network action names the same action whether given as the URL or as "METHOD URL"', (t) => {
+  const f = openConsent(t);
+  const url = 'https://api.example.org/items';
+  f.engine.grant({ ...base, capability: 'network', scope: 'api.example.org', action: `POST ${url}`, durationS: 600 }, 'user');
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org', method: 'POST', action: url }).decision, 'allow');
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org', method: 'post', action: `POST ${url}` }).decision, 'allow');
+  assert.equal(f.engine.check({ ...base, capability: 'network', target: 'api.example.org', method: 'POST', action: `PUT ${url}` }).code, 'needs_prompt');
+});

@@ -205,7 +205,7 @@ export class ConsentEngine implements Disposable {
 
   /** request(), with the grant that allows it (the guest ABI answers its expiry). */
   async ask(ask: ConsentAsk): Promise<ConsentOutcome> {
-    const prepared = this.prepare(ask);
+    const prepared = this.prepare(ask, true);
     const agentId = validId(ask.agentId) ? ask.agentId : 'unknown-agent';
     this.ledger.append({
       type: 'consent.request',
@@ -350,7 +350,11 @@ export class ConsentEngine implements Disposable {
 
   // ---------------------------------------------------------------------------------------------------------------
 
-  private prepare(use: CapabilityUse): { ok: true; use: PreparedUse } | { ok: false; reason: string } {
+  /**
+   * `asking`: a request for consent rather than a use. A network use without a method counts as a write (fail
+   * closed); a network request without one asks for the domain, which never covers writes anyway.
+   */
+  private prepare(use: CapabilityUse, asking = false): { ok: true; use: PreparedUse } | { ok: false; reason: string } {
     if (typeof use !== 'object' || use === null) return { ok: false, reason: 'the use must be an object' };
     if (!validId(use.agentId)) return { ok: false, reason: 'the agent id is missing or malformed' };
     if (!validId(use.sessionId)) return { ok: false, reason: 'the session id is missing or malformed' };
@@ -364,7 +368,7 @@ export class ConsentEngine implements Disposable {
     const target = normaliseTarget(use.capability, use.target);
     if (!target.ok) return { ok: false, reason: target.reason };
     if (use.target !== undefined && typeof use.target !== 'string') return { ok: false, reason: 'the target must be a string' };
-    const sensitive = isSensitive(use.capability, use.method);
+    const sensitive = asking && use.capability === 'network' && use.method === undefined ? false : isSensitive(use.capability, use.method);
     const rawTarget = use.target ?? null;
     const actionKey = this.actionKey(use, target.value, rawTarget);
     if (sensitive && use.capability === 'process.exec' && actionKey === '') {
@@ -377,11 +381,16 @@ export class ConsentEngine implements Disposable {
   }
 
   /**
-   * What a per-action grant names: for a network use the method and the URL (or host), for process.exec the
-   * command line, for the others the target. Compared as exact strings.
+   * What a per-action grant names: for a network use "METHOD URL" (the action may be given as the URL or already as
+   * "METHOD URL"; the target stands in when there is none), for process.exec the command line, for the others the
+   * target. Compared as exact strings.
    */
   private actionKey(use: CapabilityUse, target: string | null, rawTarget: string | null): string {
-    if (use.capability === 'network') return `${(use.method ?? 'NONE').toUpperCase()} ${use.action ?? rawTarget ?? ''}`;
+    if (use.capability === 'network') {
+      const method = (use.method ?? 'NONE').toUpperCase();
+      const what = use.action ?? rawTarget ?? '';
+      return what.toUpperCase().startsWith(`${method} `) ? `${method} ${what.slice(method.length + 1)}` : `${method} ${what}`;
+    }
     if (use.capability === 'process.exec') return use.action ?? rawTarget ?? '';
     return use.action ?? target ?? '';
   }
