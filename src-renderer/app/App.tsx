@@ -1,3 +1,4 @@
+import { AgentsView } from '../features/agents/AgentsView';
 import { LedgerView } from '../features/ledger/LedgerView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import { useSessionsSync } from '../features/sessions/useSessionsSync';
@@ -20,6 +21,9 @@ export function App() {
         <ViewTabs />
         <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
           <SessionPanels />
+        </div>
+        <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" hidden={view !== 'agents'}>
+          <AgentsView />
         </div>
         <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
           <LedgerView />

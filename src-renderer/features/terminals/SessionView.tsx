@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
+import { SessionAgents } from '../agents/SessionAgents';
 import { errorMessage } from '../../ui/errorMessage';
 import { openTerminal } from './terminalActions';
 import { TerminalCard } from './TerminalCard';
@@ -49,6 +50,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
         </p>
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
+      <SessionAgents session={session} />
       <div className="card-stream">
         {terminals.length === 0 && !closed && <p className="muted empty">No cards yet. Open a terminal to get started.</p>}
         {terminals.map((terminal) => (

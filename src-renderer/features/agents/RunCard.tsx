@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { useConnection } from '../../bridge/connectionStore';
+import { errorMessage } from '../../ui/errorMessage';
+import { useAgents } from './agentsStore';
+import { OutputCard } from './OutputCard';
+import { controlRun, type RunControl } from './runActions';
+
+const outcomeWords: Record<string, string> = {
+  running: 'running',
+  completed: 'completed',
+  failed: 'failed',
+  stopped: 'stopped',
+  timeout: 'timed out',
+  cpu_budget: 'CPU budget used up',
+  memory_limit: 'memory limit reached',
+};
+
+/** A run of an agent in the session: its state with Stop / Suspend / Resume, and its output cards. */
+export function RunCard({ runId }: { runId: string }) {
+  const client = useConnection((s) => s.client);
+  const run = useAgents((s) => s.runs[runId]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!run) return null;
+  const { info } = run;
+  const terminated = info.state === 'Terminated';
+  const label = `${info.agent} run: ${info.prompt}`;
+
+  async function control(action: RunControl): Promise<void> {
+    if (!client) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await controlRun(client, runId, action);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article className="card run-card" data-testid="run-card" data-run-id={runId} data-state={info.state} data-outcome={info.outcome} aria-label={label}>
+      <header className="card-header">
+        <span className="card-title" title={info.prompt}>
+          <strong>{info.agent}</strong> <span className="muted">“{info.prompt}”</span>
+        </span>
+        <span className={`badge run-state run-state-${info.state.toLowerCase()}`} data-testid="run-state" title={run.stateNote ?? undefined}>
+          {info.state}
+          {terminated ? ` · ${outcomeWords[info.outcome] ?? info.outcome}` : ''}
+        </span>
+        <span className="card-tools">
+          {info.state === 'Active' && (
+            <button type="button" className="icon-button" data-testid="run-suspend" disabled={!client || busy} onClick={() => void control('suspend')}>
+              Suspend
+            </button>
+          )}
+          {info.state === 'Suspended' && (
+            <button type="button" className="icon-button" data-testid="run-resume" disabled={!client || busy} onClick={() => void control('resume')}>
+              Resume
+            </button>
+          )}
+          {!terminated && (
+            <button type="button" className="icon-button" data-testid="run-stop" disabled={!client || busy} onClick={() => void control('stop')}>
+              Stop
+            </button>
+          )}
+        </span>
+      </header>
+      {error && (
+        <small className="item-error" role="alert">
+          {error}
+        </small>
+      )}
+      <div className="run-output">
+        {run.cards.length === 0 && !terminated && <p className="muted empty">Waiting for output…</p>}
+        {run.cards.map((card) => (
+          <OutputCard key={card.id} card={card} />
+        ))}
+        {run.artifacts.length > 0 && (
+          <ul className="run-artifacts" aria-label="Artifacts">
+            {run.artifacts.map((artifact) => (
+              <li key={artifact.id}>
+                <span className="badge">{artifact.artifactKind}</span> <code>{artifact.path}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+        {run.errors.map((e, i) => (
+          <p key={i} className="run-error" data-testid="run-error">
+            <strong>{e.code}</strong>: {e.message}
+            {e.hint && <span className="muted"> {e.hint}</span>}
+          </p>
+        ))}
+        {info.error && !run.errors.some((e) => e.code === info.error?.code && e.message === info.error.message) && (
+          <p className="run-error" data-testid="run-error">
+            <strong>{info.error.code}</strong>: {info.error.message}
+            {info.error.hint && <span className="muted"> {info.error.hint}</span>}
+          </p>
+        )}
+      </div>
+    </article>
+  );
+}

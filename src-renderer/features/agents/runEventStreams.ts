@@ -1,0 +1,70 @@
+import type { AgentRunEvent } from '../../../src-preload/contract';
+import type { Subscription } from '../../../src-preload/rpc/rpcClient';
+import type { OmniClient } from '../../bridge/connectionStore';
+import { useAgents } from './agentsStore';
+
+/** Output credit in characters: enough for a fast agent, small enough that a flood waits for the UI. */
+const EVENT_CREDIT = 1_000_000;
+
+interface Followed {
+  client: OmniClient;
+  subscription: Subscription;
+}
+
+/**
+ * One `agent.events` subscription per run, owned here rather than by a component: hiding a session or switching to
+ * another view must not drop (and later re-fetch) a run's output. A new connection replays each unfinished run from
+ * its start, so the run's cards are cleared first and rebuilt from the replay.
+ */
+const followed = new Map<string, Followed>();
+
+/** Events are applied to the store at most once per frame, so a flood of small chunks is one render, not thousands. */
+const pending = new Map<string, AgentRunEvent[]>();
+let flushScheduled = false;
+
+function flush(): void {
+  flushScheduled = false;
+  const batches = [...pending];
+  pending.clear();
+  const { applyEvents } = useAgents.getState();
+  for (const [runId, events] of batches) applyEvents(runId, events);
+}
+
+function scheduleFlush(): void {
+  if (flushScheduled) return;
+  flushScheduled = true;
+  // A hidden page gets no animation frames; a timer keeps the store current for when it is shown again.
+  if (document.hidden) setTimeout(flush, 50);
+  else requestAnimationFrame(flush);
+}
+
+export function followRun(client: OmniClient, runId: string): void {
+  const run = useAgents.getState().runs[runId];
+  if (!run || run.complete) return;
+  const current = followed.get(runId);
+  if (current && current.client === client) return;
+  current?.subscription.dispose();
+  pending.delete(runId);
+  useAgents.getState().resetRun(runId);
+  const entry: Followed = {
+    client,
+    subscription: client.subscribe(
+      'agent.events',
+      { runId },
+      {
+        onItem(event) {
+          const queue = pending.get(runId);
+          if (queue) queue.push(event);
+          else pending.set(runId, [event]);
+          scheduleFlush();
+        },
+        onEnd() {
+          // Ended (the run is over) or the connection dropped: the next client follows again if it is unfinished.
+          if (followed.get(runId) === entry) followed.delete(runId);
+        },
+      },
+      { credit: EVENT_CREDIT },
+    ),
+  };
+  followed.set(runId, entry);
+}
