@@ -1,6 +1,7 @@
 import { DisposableStore, Emitter, type Disposable } from '../../../../src-preload/rpc';
 import type { LedgerAppend } from '../../ledger/ledger';
 import type { AgentStore } from './agentStore';
+import type { HostCallErrorCode } from './abi';
 import { guardedFetch } from './guardedFetch';
 import { HostCallError } from './hostCallError';
 import type { SandboxConsent } from './sandboxConsent';
@@ -41,14 +42,13 @@ const READ_ONLY_TOP = new Set(['.meta']);
 /**
  * The omni.* host functions of one running agent, executed in the host. Every use is checked here, at the moment
  * it happens, against the manifest (declared) and the consent engine (live grants): nothing is decided at spawn.
- * A network request is tied to its grant: revoking the grant aborts it at once and the guest gets
+ * A network request is tied to its grant's AbortSignal: revoking the grant aborts it at once and the guest gets
  * `capability_revoked`, which it can route around.
  */
 export class AgentHostCalls implements Disposable {
   private readonly owner = new DisposableStore();
-  private readonly inFlight = new Map<string, Set<AbortController>>();
-  /** Capabilities whose grant for this agent was revoked or expired: a later denial says `capability_revoked`. */
-  private readonly revoked = new Set<string>();
+  /** Requests in flight, aborted when the agent stops. */
+  private readonly inFlight = new Set<AbortController>();
   private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
   private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
   private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
@@ -56,22 +56,7 @@ export class AgentHostCalls implements Disposable {
   readonly onArtifact = this.artifacts.event;
   readonly onState = this.states.event;
 
-  constructor(private readonly o: AgentHostCallsOptions) {
-    this.owner.add(
-      o.consent.onDidRevoke((grant) => {
-        if (grant.agentId !== o.agentId || grant.sessionId !== o.sessionId) return;
-        this.revoked.add(grant.capability);
-        const controllers = this.inFlight.get(grant.id);
-        if (!controllers) return;
-        const reason = new HostCallError(
-          'capability_revoked',
-          `the ${grant.capability} grant was revoked while the request was in flight; it was aborted`,
-          'carry on without it, or ask again with omni.consent',
-        );
-        for (const controller of controllers) controller.abort(reason);
-      }),
-    );
-  }
+  constructor(private readonly o: AgentHostCallsOptions) {}
 
   /** Runs one call; the answer is the response JSON the guest receives. Never throws. */
   async call(fn: string, requestJson: string): Promise<string> {
@@ -133,19 +118,21 @@ export class AgentHostCalls implements Disposable {
     }
   }
 
-  /** Declared in the manifest and allowed by a live grant now, or a typed refusal. Returns the grant's id. */
-  private authorize(capability: string, target?: string): string {
+  /**
+   * Declared in the manifest and allowed by a live grant now, or the engine's typed refusal (capability_denied, or
+   * capability_revoked for a grant that was revoked or ran out). Returns the grant's signal, which aborts when the
+   * grant ends.
+   */
+  private authorize(capability: string, target?: string, extra: { method?: string; action?: string } = {}): AbortSignal {
     const { agentId, sessionId, declared, consent } = this.o;
     if (!declared.has(capability)) {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}"`, `add "${capability}" to the manifest's capabilities`);
     }
-    const result = consent.check({ agentId, sessionId, capability, target });
-    if (result.decision === 'allow') return result.grantId ?? '';
-    const what = target === undefined ? capability : `${capability} on ${target}`;
-    if (this.revoked.has(capability) || /revok|expir/i.test(result.reason)) {
-      throw new HostCallError('capability_revoked', `${what} is no longer granted: ${result.reason}`, 'carry on without it, or ask again with omni.consent');
+    try {
+      return consent.authorize({ agentId, sessionId, capability, target, ...extra }).signal;
+    } catch (error) {
+      throw asHostCallError(error);
     }
-    throw new HostCallError('capability_denied', `${what} is not granted: ${result.reason}`, `ask for it with omni.consent {"capability": "${capability}", ...}`);
   }
 
   private async consent(req: Request): Promise<Response> {
@@ -155,13 +142,8 @@ export class AgentHostCalls implements Disposable {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}", so it cannot be asked for`, `add "${capability}" to the manifest's capabilities`);
     }
     const durationS = typeof req.duration_s === 'number' && req.duration_s > 0 ? req.duration_s : 0;
-    const target = str(req, 'target', true);
-    const decision = await consent.request({ agentId, sessionId, capability, target, reason: str(req, 'reason')!, durationS });
-    if (decision !== 'allow') return { granted: false, expires_at: null };
-    const { grantId } = consent.check({ agentId, sessionId, capability, target });
-    this.revoked.delete(capability);
-    const grant = consent.list(sessionId).find((g) => g.id === grantId);
-    return { granted: true, expires_at: grant?.expiresAt ?? null };
+    const outcome = await consent.ask({ agentId, sessionId, capability, target: str(req, 'target', true), scope: str(req, 'scope', true), reason: str(req, 'reason')!, durationS });
+    return outcome.decision === 'allow' ? { granted: true, expires_at: outcome.grant?.expiresAt ?? null } : { granted: false, expires_at: null, reason: outcome.reason };
   }
 
   /** Both the path as asked and the path it really is must be granted: a link inside the workspace cannot widen a scope. */
@@ -215,19 +197,22 @@ export class AgentHostCalls implements Disposable {
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
     }
     const body = req.body_b64 === undefined ? undefined : Buffer.from(str(req, 'body_b64')!, 'base64');
-    const controllers: { grantId: string; controller: AbortController }[] = [];
+    const hops: { controller: AbortController; release: () => void }[] = [];
     try {
       const response = await guardedFetch(
         { url, method, headers, body },
         {
           ...network,
           authorize: (hop) => {
-            const grantId = this.authorize('network', hop.hostname.replace(/^\[|\]$/g, ''));
+            const host = hop.hostname.replace(/^\[|\]$/g, '');
+            const grantSignal = this.authorize('network', host, { method, action: `${method} ${hop.toString()}` });
+            // The grant's signal carries the engine's error; the guest gets it as a host call error.
             const controller = new AbortController();
-            controllers.push({ grantId, controller });
-            let set = this.inFlight.get(grantId);
-            if (!set) this.inFlight.set(grantId, (set = new Set()));
-            set.add(controller);
+            const onEnd = () => controller.abort(asHostCallError(grantSignal.reason, 'the network grant ended while the request was in flight; it was aborted'));
+            if (grantSignal.aborted) onEnd();
+            else grantSignal.addEventListener('abort', onEnd, { once: true });
+            this.inFlight.add(controller);
+            hops.push({ controller, release: () => grantSignal.removeEventListener('abort', onEnd) });
             return controller.signal;
           },
         },
@@ -237,17 +222,28 @@ export class AgentHostCalls implements Disposable {
       audit?.({ type: 'agent.net_request', actor: `agent:${agentId}`, sessionId, payload: { method, url: `${at.origin}${at.pathname}`, status: response.status } });
       return { status: response.status, headers: response.headers, body_b64: response.body.toString('base64') };
     } finally {
-      for (const { grantId, controller } of controllers) {
-        const set = this.inFlight.get(grantId);
-        set?.delete(controller);
-        if (set?.size === 0) this.inFlight.delete(grantId);
+      for (const { controller, release } of hops) {
+        release();
+        this.inFlight.delete(controller);
       }
     }
   }
 
   dispose(): void {
-    for (const set of this.inFlight.values()) for (const controller of set) controller.abort(new HostCallError('timeout', 'the agent stopped', 'none'));
+    for (const controller of this.inFlight) controller.abort(new HostCallError('timeout', 'the agent stopped', 'none'));
     this.inFlight.clear();
     this.owner.dispose();
   }
+}
+
+const GUEST_CODES = new Set<string>(['capability_denied', 'capability_revoked', 'not_declared', 'outside_root', 'not_found', 'too_large', 'blocked_address', 'timeout', 'bad_request']);
+
+/** The consent engine's typed errors (CapabilityDeniedError, CapabilityRevokedError) as the guest receives them. */
+function asHostCallError(error: unknown, context?: string): HostCallError {
+  if (error instanceof HostCallError) return error;
+  const guest = (error as { toGuestError?: () => { code: string; message: string; hint: string } } | null)?.toGuestError?.();
+  if (guest && GUEST_CODES.has(guest.code)) {
+    return new HostCallError(guest.code as HostCallErrorCode, context ? `${context}: ${guest.message}` : guest.message, guest.hint);
+  }
+  return new HostCallError('capability_denied', context ?? 'the capability is not available', 'ask for it with omni.consent, or carry on without it');
 }
