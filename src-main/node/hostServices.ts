@@ -2,6 +2,9 @@ import { homedir } from 'node:os';
 import { contract, RpcError, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
+import { createAgentHandlers } from './agents/runtime/agentHandlers';
+import { AgentRuntime } from './agents/runtime/agentRuntime';
+import { AgentRegistry, bundledAgentsDir, userAgentsDir } from './agents/registry';
 import { ConsentEngine } from './consent/consentEngine';
 import { createConsentHandlers } from './consent/consentHandlers';
 import { UiConsentChannel } from './consent/uiConsentChannel';
@@ -19,6 +22,8 @@ import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './
 import { TerminalService } from './terminals/terminalService';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
+import { AgentStore } from './sandbox/wasm/agentStore';
+import { WasmSandbox } from './sandbox/wasm/wasmSandbox';
 
 export interface HostOptions {
   home: string;
@@ -65,13 +70,23 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   // Registered after the ledger and sessions, so disposed (its pending output written) before them.
   const events = owner.add(
     new HostEventLog(db, sessions, terminals, {
-      log: { scrub: (text) => scrubber.scrubText(text), onWriteError: (error) => log.error('event log write failed, will retry:', error) },
+      log: { secrets, onWriteError: (error) => log.error('event log write failed:', error) },
       retention: { onError: (error) => log.error('event log retention failed:', error) },
+    }),
+  );
+
+  const agents = owner.add(
+    new AgentRuntime({
+      registry: new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) }),
+      sessions,
+      ledger,
+      sandbox: () => new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1 }),
     }),
   );
 
   const handlers: Handlers<Contract> = {
     ...createConsentHandlers(consent, consentCards, USER),
+    ...createAgentHandlers(agents, USER),
 
     'host.info': () => ({
       version: options.version,

@@ -1,3 +1,4 @@
+import { agentContract } from './agents';
 import { consentContract } from './consent';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
@@ -11,9 +12,12 @@ export const contract = {
   ...terminalContract,
   ...ledgerContract,
   ...consentContract,
+  ...agentContract,
 };
 export type Contract = typeof contract;
 
+export * from './agentEvents';
+export * from './agents';
 export * from './consent';
 export * from './define';
 export * from './errors';

@@ -52,7 +52,7 @@ export function omni_invoke(ptr: usize, len: i32): void {
       let written = writeFile(paths[i], texts[i]);
       if (!written.ok && !asked && (written.code == 'capability_denied' || written.code == 'capability_revoked')) {
         asked = true;
-        if (askConsent('files.write', 'to create the ' + name + ' library folder in your workspace', 600, name + '/**')) written = writeFile(paths[i], texts[i]);
+        if (askConsent('files.write', 'to create the ' + name + ' library folder in your workspace', 600, paths[i], name + '/**')) written = writeFile(paths[i], texts[i]);
       }
       if (written.ok) {
         output('text/markdown', '- wrote `' + paths[i] + '`\n', summary);

@@ -57,10 +57,15 @@ export function log(message: string): void {
   output('text/x-log', message + '\n', 'log');
 }
 
-/** Asks the user for a capability (blocks until they answer); true when granted. `target` narrows it (a path or domain). */
-export function askConsent(capability: string, reason: string, durationS: i32, target: string = ''): bool {
+/**
+ * Asks the user for a capability (blocks until they answer); true when granted. `target` is the path or domain the
+ * agent is about to use; `scope` the pattern it asks to be granted (a folder's `dir/**`, a domain's `*.example.org`),
+ * which must cover the target. Without either, the grant covers the whole capability.
+ */
+export function askConsent(capability: string, reason: string, durationS: i32, target: string = '', scope: string = ''): bool {
   const request = new JsonWriter().str('capability', capability).str('reason', reason).int('duration_s', durationS);
   if (target.length > 0) request.str('target', target);
+  if (scope.length > 0) request.str('scope', scope);
   return HostResult.from(host.consent(request.toString())).value.get('granted').asBool();
 }
 

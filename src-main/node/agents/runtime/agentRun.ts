@@ -1,0 +1,63 @@
+import type { AgentRunEvent, AgentRunInfo } from '../../../../src-preload/contract/agents';
+import { Emitter } from '../../../../src-preload/rpc';
+import { Lifecycle } from './lifecycle';
+
+/** Most output a run keeps to replay to a late subscriber; past it, the oldest output chunks are dropped from the replay. */
+const MAX_REPLAY_CHARS = 32 * 1024 * 1024;
+
+/**
+ * One run of an agent in a session: its info, its lifecycle, and everything it produced, kept so a card opened
+ * later (or after a reconnect) replays the run from its start, then follows it live.
+ */
+export class AgentRun {
+  readonly lifecycle = new Lifecycle();
+  private readonly events: AgentRunEvent[] = [];
+  private keptChars = 0;
+  private readonly appended = new Emitter<AgentRunEvent>();
+  readonly onDidAppend = this.appended.event;
+
+  constructor(public info: AgentRunInfo) {
+    this.lifecycle.onDidChange((change) => {
+      this.info = { ...this.info, state: change.to };
+      this.push({ kind: 'state', state: change.to, cause: change.cause, detail: change.detail ?? null });
+    });
+  }
+
+  get ended(): boolean {
+    return this.info.endedAt !== null;
+  }
+
+  /** Everything so far, oldest first. */
+  replay(): readonly AgentRunEvent[] {
+    return this.events;
+  }
+
+  push(event: AgentRunEvent): void {
+    if (this.ended) return;
+    this.events.push(event);
+    if (event.kind === 'output') {
+      this.keptChars += event.data.length;
+      this.trim();
+    }
+    this.appended.fire(event);
+  }
+
+  end(update: Pick<AgentRunInfo, 'outcome' | 'error'>, at: number): void {
+    if (this.ended) return;
+    this.info = { ...this.info, ...update, endedAt: at };
+    const ended: AgentRunEvent = { kind: 'ended', run: this.info };
+    this.events.push(ended);
+    this.appended.fire(ended);
+    this.appended.dispose();
+  }
+
+  private trim(): void {
+    while (this.keptChars > MAX_REPLAY_CHARS) {
+      const at = this.events.findIndex((e) => e.kind === 'output');
+      if (at < 0) return;
+      const dropped = this.events[at] as Extract<AgentRunEvent, { kind: 'output' }>;
+      this.keptChars -= dropped.data.length;
+      this.events.splice(at, 1);
+    }
+  }
+}

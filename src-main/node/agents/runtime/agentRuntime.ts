@@ -1,0 +1,218 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { RpcError } from '../../../../src-preload/contract';
+import type { AgentInfo, AgentRunInfo, BrokenAgent } from '../../../../src-preload/contract/agents';
+import { EVENT_SCHEMA_VERSION } from '../../../../src-preload/contract/agentEvents';
+import type { Disposable } from '../../../../src-preload/rpc';
+import { newId } from '../../base/ids';
+import type { Ledger } from '../../ledger/ledger';
+import { AgentStoppedError, ModuleRefusedError } from '../../sandbox/wasm/sandboxErrors';
+import type { WasmAgent } from '../../sandbox/wasm/wasmAgent';
+import type { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
+import type { SessionService } from '../../sessions/sessionService';
+import { errorsOf, formatIssue, warningsOf } from '../manifest';
+import type { AgentRegistry } from '../registry/agentRegistry';
+import { AgentRun } from './agentRun';
+import { cardKindOf } from './cardAssembler';
+
+export interface AgentRuntimeOptions {
+  registry: AgentRegistry;
+  /**
+   * Made on first use: the sandbox keeps agent processes started ahead of time, which a host that never runs an
+   * agent (most tests, a quick look at the ledger) should not pay for.
+   */
+  sandbox: () => WasmSandbox;
+  sessions: SessionService;
+  ledger: Ledger;
+  now?: () => number;
+  /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
+  stepDeadlineMs?: number;
+}
+
+const DEFAULT_STEP_DEADLINE_MS = 120_000;
+
+function toInfo(agent: NonNullable<ReturnType<AgentRegistry['get']>>): AgentInfo {
+  const { manifest } = agent;
+  return {
+    name: manifest.name,
+    version: manifest.version,
+    sandbox: manifest.sandbox,
+    capabilities: [...manifest.capabilities],
+    oauthScopes: manifest.oauthScopes.map((s) => `${s.provider}:${s.scope}`),
+    uiHints: [...manifest.uiHints],
+    cpuMillicores: manifest.resources.cpuMillicores,
+    memBytes: manifest.resources.memBytes,
+    source: agent.source,
+    folder: agent.folder,
+    manifestSha256: agent.manifestSha256,
+    warnings: warningsOf(agent.report).map(formatIssue),
+  };
+}
+
+/**
+ * Runs agents in sessions (agent-instructions §3, §4): finds the agent in the registry, starts it in the WASM
+ * sandbox, hands it the prompt as an `input` event, and turns what it does into the run's events (state changes,
+ * output chunks with the card they belong to, artifacts, state updates, errors), kept for replay. Each start, user
+ * action and end is a ledger entry.
+ */
+export class AgentRuntime implements Disposable {
+  private readonly runs = new Map<string, AgentRun>();
+  private readonly agents = new Map<string, WasmAgent>();
+  private readonly now: () => number;
+  private sandbox: WasmSandbox | undefined;
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  private get wasm(): WasmSandbox {
+    return (this.sandbox ??= this.options.sandbox());
+  }
+
+  list(): { agents: AgentInfo[]; broken: BrokenAgent[]; warnings: string[] } {
+    const catalog = this.options.registry.refresh();
+    // Someone looking at the agents is likely to start one: have a process ready.
+    if (catalog.agents.length > 0) void this.wasm;
+    return {
+      agents: catalog.agents.map(toInfo),
+      broken: catalog.invalid.map((found) => ({
+        folder: found.folder,
+        source: found.source,
+        errors: errorsOf(found.report).map(formatIssue),
+      })),
+      warnings: catalog.warnings,
+    };
+  }
+
+  runsOf(sessionId: string): AgentRunInfo[] {
+    return [...this.runs.values()].filter((run) => run.info.sessionId === sessionId).map((run) => run.info);
+  }
+
+  get(runId: string): AgentRun {
+    const run = this.runs.get(runId);
+    if (!run) throw new RpcError('NOT_FOUND', `no agent run with id ${runId}`);
+    return run;
+  }
+
+  start(sessionId: string, agentName: string, prompt: string, actor: string): AgentRunInfo {
+    const session = this.options.sessions.getOpen(sessionId);
+    this.options.registry.refresh();
+    const agent = this.options.registry.get(agentName);
+    if (!agent) throw new RpcError('NOT_FOUND', `no agent named "${agentName}" is installed (see the Agents view, or \`omni agent list\`)`);
+    if (agent.manifest.sandbox !== 'wasm') {
+      throw new RpcError('INVALID_STATE', `"${agent.manifest.name}" asks for the native sandbox, which this version cannot run yet; only WASM agents run`);
+    }
+    const run = new AgentRun({
+      id: newId('run'),
+      sessionId,
+      agent: agent.manifest.name,
+      prompt,
+      state: 'Registered',
+      outcome: 'running',
+      startedAt: this.now(),
+      endedAt: null,
+      error: null,
+    });
+    this.runs.set(run.info.id, run);
+    this.options.ledger.append({
+      type: 'agent.start',
+      actor,
+      sessionId,
+      payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: 'wasm' },
+    });
+    void this.execute(run, agent, session.workspace);
+    return run.info;
+  }
+
+  stop(runId: string, actor: string): AgentRunInfo {
+    const run = this.get(runId);
+    if (run.ended) return run.info;
+    this.options.ledger.append({ type: 'agent.stop', actor, sessionId: run.info.sessionId, payload: { runId } });
+    const agent = this.agents.get(runId);
+    if (agent) agent.kill('stopped by the user');
+    else this.finish(run, 'stopped', { code: 'stopped', message: 'stopped by the user before it started', hint: null });
+    return run.info;
+  }
+
+  suspend(runId: string, actor: string): AgentRunInfo {
+    const run = this.get(runId);
+    const agent = this.agents.get(runId);
+    if (!agent || run.lifecycle.state !== 'Active') throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only an Active run can be suspended`);
+    agent.suspend();
+    run.lifecycle.move('Suspended', 'user');
+    this.options.ledger.append({ type: 'agent.suspend', actor, sessionId: run.info.sessionId, payload: { runId } });
+    return run.info;
+  }
+
+  resume(runId: string, actor: string): AgentRunInfo {
+    const run = this.get(runId);
+    const agent = this.agents.get(runId);
+    if (!agent || run.lifecycle.state !== 'Suspended') throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only a Suspended run can be resumed`);
+    agent.resume();
+    run.lifecycle.move('Active', 'user');
+    this.options.ledger.append({ type: 'agent.resume', actor, sessionId: run.info.sessionId, payload: { runId } });
+    return run.info;
+  }
+
+  private async execute(run: AgentRun, agent: NonNullable<ReturnType<AgentRegistry['get']>>, workspace: string): Promise<void> {
+    const { manifest } = agent;
+    const agentId = manifest.name;
+    let wasm: WasmAgent | undefined;
+    try {
+      run.lifecycle.move('Initialized', 'host');
+      wasm = await this.wasm.start({
+        agentId,
+        sessionId: run.info.sessionId,
+        workspaceRoot: workspace,
+        workspaceName: basename(workspace),
+        module: readFileSync(manifest.entryPath),
+        capabilities: manifest.capabilities,
+        limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS },
+      });
+      this.agents.set(run.info.id, wasm);
+      this.follow(run, wasm);
+      if (run.ended) return;
+      run.lifecycle.move('Active', 'host');
+      await wasm.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: run.info.prompt, context_refs: [] });
+      await wasm.shutdown();
+      this.finish(run, 'completed', null);
+    } catch (error) {
+      if (error instanceof ModuleRefusedError) {
+        this.finish(run, 'failed', { code: error.code, message: error.message, hint: 'fix the agent: its manifest and its module must agree (see docs/agent-runtime.md)' });
+      } else if (error instanceof AgentStoppedError) {
+        const outcome = error.reason === 'timeout' || error.reason === 'cpu_budget' || error.reason === 'memory_limit' ? error.reason : error.reason === 'killed' ? 'stopped' : 'failed';
+        this.finish(run, outcome, { code: error.reason, message: error.message, hint: error.hint || null });
+      } else {
+        this.finish(run, 'failed', { code: 'internal', message: error instanceof Error ? error.message : String(error), hint: 'see the host log' });
+      }
+    } finally {
+      this.agents.delete(run.info.id);
+      wasm?.dispose();
+    }
+  }
+
+  /** Turns the sandbox's callbacks into the run's events. */
+  private follow(run: AgentRun, wasm: WasmAgent): void {
+    const hints = this.options.registry.get(run.info.agent)?.manifest.uiHints ?? [];
+    wasm.calls.onOutput((chunk) => {
+      const { kind, language } = cardKindOf(chunk.contentType, hints);
+      run.push({ kind: 'output', cardId: chunk.chunkId ?? 'main', cardKind: kind, contentType: chunk.contentType, language, data: chunk.data });
+    });
+    wasm.calls.onArtifact((artifact) => run.push({ kind: 'artifact', id: artifact.id, artifactKind: artifact.kind, path: artifact.path, previewHint: artifact.previewHint }));
+    wasm.calls.onState((update) => run.push({ kind: 'state_update', key: update.key, value: update.value, scope: update.scope === 'session' ? 'session' : 'agent' }));
+    wasm.onLog((line) => run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: line.text }));
+  }
+
+  private finish(run: AgentRun, outcome: AgentRunInfo['outcome'], error: AgentRunInfo['error']): void {
+    if (run.ended) return;
+    if (error) run.push({ kind: 'error', code: error.code, message: error.message, hint: error.hint });
+    if (run.lifecycle.canMove('Terminated')) run.lifecycle.move('Terminated', outcome === 'completed' ? 'completed' : outcome === 'stopped' ? 'user' : outcome === 'failed' ? 'error' : 'resource_limit', error?.message);
+    run.end({ outcome, error }, this.now());
+    this.options.ledger.append({ type: 'agent.end', actor: 'host', sessionId: run.info.sessionId, payload: { runId: run.info.id, agent: run.info.agent, outcome, error: error?.code ?? null } });
+  }
+
+  dispose(): void {
+    for (const agent of this.agents.values()) agent.kill('the host is shutting down');
+    this.sandbox?.dispose();
+  }
+}
