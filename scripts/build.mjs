@@ -56,6 +56,9 @@ jobs.push(nodeBundle('src-main/cli/omni.ts', 'cli/omni.cjs'));
 // entry point's.
 jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'cli/verifyRangeWorker.cjs'));
 jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'electron/verifyRangeWorker.cjs'));
+// Each WASM agent runs in a child process the host forks from this script (sandbox/wasm/agentChild.ts).
+jobs.push(nodeBundle('src-main/node/sandbox/wasm/childEntry.ts', 'cli/wasmAgentChild.cjs'));
+jobs.push(nodeBundle('src-main/node/sandbox/wasm/childEntry.ts', 'electron/wasmAgentChild.cjs'));
 jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'cli/eventLogWriterWorker.cjs'));
 jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'electron/eventLogWriterWorker.cjs'));
 for (const [entry, outfile] of [
