@@ -1,6 +1,4 @@
 import { openDatabase } from '../../src-main/node/store/database';
-import { migrations } from '../../src-main/node/store/migrations';
-import { agentStoreMigration } from '../../src-main/node/sandbox/wasm/agentStoreMigration';
 import { AgentStore } from '../../src-main/node/sandbox/wasm/agentStore';
 import { join } from 'node:path';
 
@@ -85,8 +83,7 @@ export function guestWith(invoke: string, extra = ''): string {
 
 export type GuestResponse = { ok: true; [key: string]: unknown } | { ok: false; error: { code: string; message: string; hint: string } };
 
-/** The app database (migrations plus step 7) in `dir`, and the agent store on it. */
+/** The app database in `dir`, migrated as the app does, and the agent store on it. */
 export function testStore(dir: string): AgentStore {
-  const all = migrations.some((m) => m.version === agentStoreMigration.version) ? migrations : [...migrations, agentStoreMigration];
-  return new AgentStore(openDatabase(join(dir, 'sessions.db'), all));
+  return new AgentStore(openDatabase(join(dir, 'sessions.db')));
 }

@@ -20,7 +20,7 @@ function checkValue(value: unknown): string | null {
   return value;
 }
 
-/** Per-agent KV (the `memory` capability) and the session scratchpad, in the app database (tables of schema step 7). */
+/** Per-agent KV (the `memory` capability) and the session scratchpad, in the app database (schema step 7, store/migrations.ts). */
 export class AgentStore {
   constructor(
     private readonly db: Database,
