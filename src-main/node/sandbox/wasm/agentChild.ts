@@ -17,6 +17,8 @@ function childScript(): string {
 export interface AgentChildOptions {
   /** V8 heap cap of the child, in MiB: the guest's linear memory lives outside it, so it stays small. */
   heapMb?: number;
+  /** The child's script, when not the one found beside this module (the bench measures the built bundle). */
+  script?: string;
 }
 
 /** Frames bigger than this from a child mean it is broken or hostile: it is killed. */
@@ -41,7 +43,7 @@ export class AgentChild {
   diagnostics = '';
 
   constructor(options: AgentChildOptions = {}) {
-    const script = childScript();
+    const script = options.script ?? childScript();
     const execArgv = [`--max-old-space-size=${options.heapMb ?? 64}`, '--no-warnings'];
     // Under tsx the TypeScript source loads through tsx's CommonJS hook; a build runs its bundle directly.
     if (script.endsWith('.ts')) execArgv.push('--require', 'tsx/cjs');

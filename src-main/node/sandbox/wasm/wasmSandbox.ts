@@ -17,6 +17,8 @@ export interface WasmSandboxOptions {
   warmProcesses?: number;
   /** V8 heap cap of each agent process, MiB. */
   childHeapMb?: number;
+  /** The agent process's script, when not the one beside this module. */
+  childScript?: string;
   network?: { trustedAddresses?: ReadonlySet<string>; timeoutMs?: number; maxBodyBytes?: number };
 }
 
@@ -42,7 +44,7 @@ export class WasmSandbox implements Disposable {
   private readonly pool: WarmPool;
 
   constructor(private readonly options: WasmSandboxOptions) {
-    this.pool = new WarmPool(options.warmProcesses ?? 2, { heapMb: options.childHeapMb });
+    this.pool = new WarmPool(options.warmProcesses ?? 2, { heapMb: options.childHeapMb, script: options.childScript });
   }
 
   whenWarm(): Promise<void> {
