@@ -13,7 +13,12 @@ export function AgentsView() {
   const error = useAgents((s) => s.listError);
 
   return (
-    <section className="agents-view" data-testid="agents-view" aria-label="Installed agents">
+    <section
+      className="agents-view"
+      data-testid="agents-view"
+      data-list-state={error ? 'error' : agents ? 'loaded' : 'loading'}
+      aria-label="Installed agents"
+    >
       <header className="agents-header">
         <h2>Agents</h2>
         <p className="muted">Start one from a session: pick it above the session's cards and type a prompt.</p>
@@ -22,7 +27,7 @@ export function AgentsView() {
         </button>
       </header>
       {error && (
-        <p className="item-error" role="alert">
+        <p className="item-error" role="alert" data-testid="agents-error">
           {error}
         </p>
       )}

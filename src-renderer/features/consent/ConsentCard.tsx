@@ -78,7 +78,7 @@ export function ConsentCard({ prompt }: { prompt: ConsentPrompt }) {
         <dt>Asked for</dt>
         <dd>{formatSeconds(prompt.durationS)}</dd>
       </dl>
-      <div className="consent-buttons" role="group" aria-label="Answer">
+      <div className="consent-buttons">
         <button type="button" data-testid="consent-allow-once" disabled={disabled} onClick={() => void answer({ kind: 'allow_once' })}>
           Allow once
         </button>

@@ -52,7 +52,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       <SessionAgents session={session} />
       <div className="card-stream">
-        {terminals.length === 0 && !closed && <p className="muted empty">No cards yet. Open a terminal to get started.</p>}
+        {terminals.length === 0 && !closed && <p className="muted empty">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>}
         {terminals.map((terminal) => (
           <TerminalCard key={terminal.id} terminal={terminal} />
         ))}
