@@ -60,8 +60,12 @@ export class EventRowWriter {
         insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data === null ? null : Buffer.from(data, 'utf8'), data === null ? null : data.length);
       }
     });
+    if (db.memory) return;
     const script = workerScript();
-    if (db.memory || !script) return;
+    if (!script) {
+      this.onError(new Error(`no eventLogWriterWorker script beside ${__dirname} (is the build complete?); writing on the host's thread`), 0);
+      return;
+    }
     try {
       const worker = startWorker(script, { file: db.name, done: this.done.buffer as SharedArrayBuffer });
       worker.on('message', (failure: WriterFailure) => this.onError(new Error(failure.error), failure.rows));
