@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
-import { expect, test } from './fixtures';
+import { expect, test, type OmniApp } from './fixtures';
 
 /**
  * Opens the Agents view and waits for the host's `agent.list` answer. Until the host has an agent runtime the
@@ -105,12 +105,57 @@ test.describe('agents', () => {
     const secondRun = session.getByTestId('run-card').first();
     await expect(session.getByTestId('run-card')).toHaveCount(2);
     await expect(consent).toHaveCount(1, { timeout: 15_000 });
-    await consent.getByTestId('consent-deny').click();
+    // Answered from the keyboard this time.
+    await consent.getByTestId('consent-deny').press('Enter');
     await expect(consent).toHaveCount(0);
     await expect(secondRun).toHaveAttribute('data-outcome', /completed|failed/, { timeout: 20_000 });
     await expect(secondRun.getByTestId('markdown-body')).toContainText('Not allowed to write files');
     await expect(secondRun.locator('[data-testid="output-card"][data-card-kind="code"]').filter({ hasText: 'demo-lib/README.md' })).toHaveCount(1);
     expect(existsSync(missing), 'nothing is written after the revoke').toBe(false);
     await saveScreenshot(page, 'agents-fallback');
+  });
+
+  /** Starts http-check in a new session and waits for its network consent card. */
+  async function httpCheckAsking(omni: OmniApp) {
+    const { page } = omni;
+    await page.getByTestId('tab-session').click();
+    await createSession(page, omni.newWorkspace('checks'), 'Checks');
+    const session = visibleSessionView(page);
+    await session.getByTestId('agent-select').selectOption('http-check');
+    await session.getByTestId('agent-prompt').fill('https://example.org/status');
+    await session.getByTestId('agent-start').click();
+    const consent = session.getByTestId('consent-card');
+    await expect(consent).toHaveCount(1, { timeout: 15_000 });
+    return { session, run: session.getByTestId('run-card'), consent };
+  }
+
+  test('http-check: the consent card names the agent, network and the domain; Stop ends the waiting run', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    const { run, consent } = await httpCheckAsking(omni);
+    await expect(consent.getByTestId('consent-agent')).toHaveText('http-check');
+    await expect(consent.getByTestId('consent-capability')).toHaveText('network');
+    await expect(consent.getByTestId('consent-target')).toContainText('example.org');
+    await expect(run.getByTestId('run-state')).toHaveText('Active');
+
+    await run.getByTestId('run-stop').click();
+    await expect(run).toHaveAttribute('data-state', 'Terminated');
+    await expect(run).toHaveAttribute('data-outcome', 'stopped');
+    await expect(run.getByTestId('run-stop')).toHaveCount(0);
+  });
+
+  test('a stopped run’s pending consent prompt is withdrawn, so its card goes away', async ({ omni }) => {
+    // Known host gap (reported): stopping a run blocked in omni.consent leaves its prompt pending until the prompt's
+    // deadline (the user is asked on behalf of a run that no longer exists). Remove this marker once the host
+    // withdraws the prompt when the run ends; the test then has to pass.
+    test.fail();
+    const { page } = omni;
+    await expectConnected(page);
+    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    const { run, consent } = await httpCheckAsking(omni);
+    await run.getByTestId('run-stop').click();
+    await expect(run).toHaveAttribute('data-outcome', 'stopped');
+    await expect(consent).toHaveCount(0, { timeout: 5_000 });
   });
 });
