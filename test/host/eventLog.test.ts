@@ -14,7 +14,7 @@ import { migrations } from '../../src-main/node/store/migrations';
 import { Scrollback } from '../../src-main/node/terminals/scrollback';
 import { Secret } from '../../src-main/node/vault/secret';
 import { SecretRegistry } from '../../src-main/node/vault/secretRegistry';
-import { tempDir } from '../helpers';
+import { tempDir, waitFor } from '../helpers';
 
 const SES = 'ses_eventlogtest01';
 const T1 = 'term_terminal0001';
@@ -225,4 +225,20 @@ test('sessions from before the event log get their record as their first event w
   });
   assert.equal(log.append({ sessionId: SES, kind: EventKind.sessionUpdated, payload: { ...session(), status: 'open' } }), 2);
   log.dispose();
+});
+
+test('a batch the database refuses is reported with the reason, not lost in silence', async (t) => {
+  const { db } = freshDb(t);
+  const reports: { message: string; events: number }[] = [];
+  const first = new EventLog(db);
+  // Two writers on one session (a bug this guards against): neither knows the other's events, both take seq 1.
+  const second = new EventLog(db, { onWriteError: (error, events) => reports.push({ message: error.message, events }) });
+  second.append({ sessionId: SES, kind: EventKind.sessionUpdated, payload: session(SES, 'clash') });
+  first.append({ sessionId: SES, kind: EventKind.sessionCreated, payload: session() }, { durable: true });
+  second.settle();
+  await waitFor(() => reports.length > 0, 'the failure report');
+  assert.deepEqual(reports, [{ message: 'UNIQUE constraint failed: event_log.session_id, event_log.seq', events: 1 }]);
+  assert.equal(replaySession(SES, first.events(SES)).session.name, 'work');
+  first.dispose();
+  second.dispose();
 });

@@ -9,6 +9,7 @@ import { SecretScrubber } from '../vault/secretScrubber';
 import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
 
 const ATTEMPTS = 5;
+const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
 
 function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
   const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
@@ -40,8 +41,10 @@ function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
           failure = undefined;
           break;
         } catch (error) {
-          // A busy or full disk may clear up: wait a little (this thread has nothing else to do) and try again.
           failure = error;
+          // A locked database or a full or failing disk may clear up: wait a little (this thread has nothing else
+          // to do) and try again. Anything else would fail the same way again.
+          if (!TRANSIENT.test((error as { code?: string }).code ?? '')) break;
           Atomics.wait(nap, 0, 0, 200 * attempt);
         }
       }
