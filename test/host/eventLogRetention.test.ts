@@ -8,7 +8,7 @@ import { ReplayError } from '../../src-main/node/eventlog/replayError';
 import { replaySession } from '../../src-main/node/eventlog/replaySession';
 import { EventLogRetention } from '../../src-main/node/eventlog/retention';
 import { openDatabase, type Database } from '../../src-main/node/store/database';
-import { tempDir } from '../helpers';
+import { tempDir, waitFor } from '../helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = 1_800_000_000_000;
@@ -136,4 +136,27 @@ test('a session closed longer than the limit loses its events; replay says so; a
   assert.equal(log.append({ sessionId: OLD, kind: EventKind.sessionUpdated, payload: { ...old, status: 'open', updatedAt: NOW } }), 5);
   assert.deepEqual(replaySession(OLD, log.events(OLD)), { session: { ...old, status: 'open', updatedAt: NOW }, terminals: [] });
   log.dispose();
+});
+
+test('once started, retention runs by itself soon after and then again and again', async (t) => {
+  const db = freshDb(t);
+  const log = new EventLog(db, { maxRowChars: 100 });
+  const S = 'ses_retentiontimer1';
+  const TERM = 'term_timerterminal1';
+  addSession(db, log, S, 'open', NOW);
+  log.append({ sessionId: S, kind: EventKind.terminalOpened, subject: TERM, payload: terminal(TERM, S) });
+  const more = (n: number) => {
+    for (let i = 0; i < n; i++) log.append({ sessionId: S, kind: EventKind.terminalOutput, subject: TERM, data: 'y'.repeat(100) });
+    log.settle();
+  };
+  more(20);
+  const retention = new EventLogRetention(db, log, { outputBytesPerSession: 0, replayTailChars: 100, startupDelayMs: 1, intervalMs: 10, now: () => NOW });
+  t.after(() => {
+    retention.dispose();
+    log.dispose();
+  });
+  retention.start();
+  await waitFor(() => bytesOfOutput(db, S) === 100, 'the first run after start');
+  more(20);
+  await waitFor(() => bytesOfOutput(db, S) === 100, 'a later run');
 });
