@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import {
   checkManifestBytes,
   errorsOf,
@@ -13,8 +13,9 @@ import {
   type ManifestIssue,
   type ManifestReport,
 } from '../node/agents/manifest';
-import { buildCatalog, discoverAgents, userAgentsDir } from '../node/agents/registry';
+import { buildCatalog, bundledAgentsDir, discoverAgents, userAgentsDir } from '../node/agents/registry';
 import { resolveHome } from '../node/home';
+import { agentRunCommand, agentRunUsage } from './agentRunCommand';
 import { parseFlags, UsageError } from './args';
 
 export const agentUsage = `  agent validate DIR
@@ -24,10 +25,9 @@ export const agentUsage = `  agent validate DIR
         Upgrade DIR/manifest.toml from an older schema_version to the current one, printing what changed; the
         original is kept as manifest.toml.bak. --dry-run prints the result and writes nothing.
   agent list [--home DIR]
-        The installed agents: bundled ones and those in <home>/agents, with the invalid ones and their errors.`;
+        The installed agents: bundled ones and those in <home>/agents, with the invalid ones and their errors.
+${agentRunUsage}`;
 
-/** assets/agents beside the build: src-main/cli/ when run from source, dist/cli/ when bundled — both two levels down. */
-const bundledAgentsDir = (): string => join(__dirname, '..', '..', 'assets', 'agents');
 
 /** `omni agent …`: returns the process exit code. */
 export async function agentCommand(args: string[]): Promise<number> {
@@ -39,6 +39,8 @@ export async function agentCommand(args: string[]): Promise<number> {
       return migrateCommand(rest);
     case 'list':
       return listCommand(rest);
+    case 'run':
+      return agentRunCommand(rest);
     default:
       throw new UsageError(action ? `unknown agent action "${action}"` : 'agent needs an action, e.g. `omni agent validate DIR`');
   }

@@ -11,6 +11,7 @@ import type { WasmAgent } from '../../sandbox/wasm/wasmAgent';
 import type { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
 import type { SessionService } from '../../sessions/sessionService';
 import { errorsOf, formatIssue, warningsOf } from '../manifest';
+import type { CatalogAgent } from '../registry/agentCatalog';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
 import { cardKindOf } from './cardAssembler';
@@ -31,7 +32,7 @@ export interface AgentRuntimeOptions {
 
 const DEFAULT_STEP_DEADLINE_MS = 120_000;
 
-function toInfo(agent: NonNullable<ReturnType<AgentRegistry['get']>>): AgentInfo {
+function toInfo(agent: CatalogAgent): AgentInfo {
   const { manifest } = agent;
   return {
     name: manifest.name,
@@ -95,10 +96,15 @@ export class AgentRuntime implements Disposable {
   }
 
   start(sessionId: string, agentName: string, prompt: string, actor: string): AgentRunInfo {
-    const session = this.options.sessions.getOpen(sessionId);
     this.options.registry.refresh();
     const agent = this.options.registry.get(agentName);
     if (!agent) throw new RpcError('NOT_FOUND', `no agent named "${agentName}" is installed (see the Agents view, or \`omni agent list\`)`);
+    return this.startAgent(sessionId, agent, prompt, actor);
+  }
+
+  /** Starts `agent` (from the registry, or a folder the headless runner was pointed at) in the session. */
+  startAgent(sessionId: string, agent: CatalogAgent, prompt: string, actor: string): AgentRunInfo {
+    const session = this.options.sessions.getOpen(sessionId);
     if (agent.manifest.sandbox !== 'wasm') {
       throw new RpcError('INVALID_STATE', `"${agent.manifest.name}" asks for the native sandbox, which this version cannot run yet; only WASM agents run`);
     }
@@ -118,7 +124,7 @@ export class AgentRuntime implements Disposable {
       type: 'agent.start',
       actor,
       sessionId,
-      payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: 'wasm' },
+      payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: 'wasm', source: agent.source },
     });
     void this.execute(run, agent, session.workspace);
     return run.info;
@@ -154,7 +160,7 @@ export class AgentRuntime implements Disposable {
     return run.info;
   }
 
-  private async execute(run: AgentRun, agent: NonNullable<ReturnType<AgentRegistry['get']>>, workspace: string): Promise<void> {
+  private async execute(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<void> {
     const { manifest } = agent;
     const agentId = manifest.name;
     let wasm: WasmAgent | undefined;
@@ -170,7 +176,7 @@ export class AgentRuntime implements Disposable {
         limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS },
       });
       this.agents.set(run.info.id, wasm);
-      this.follow(run, wasm);
+      this.follow(run, wasm, manifest.uiHints);
       if (run.ended) return;
       run.lifecycle.move('Active', 'host');
       await wasm.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: run.info.prompt, context_refs: [] });
@@ -192,8 +198,7 @@ export class AgentRuntime implements Disposable {
   }
 
   /** Turns the sandbox's callbacks into the run's events. */
-  private follow(run: AgentRun, wasm: WasmAgent): void {
-    const hints = this.options.registry.get(run.info.agent)?.manifest.uiHints ?? [];
+  private follow(run: AgentRun, wasm: WasmAgent, hints: readonly string[]): void {
     wasm.calls.onOutput((chunk) => {
       const { kind, language } = cardKindOf(chunk.contentType, hints);
       run.push({ kind: 'output', cardId: chunk.chunkId ?? 'main', cardKind: kind, contentType: chunk.contentType, language, data: chunk.data });
