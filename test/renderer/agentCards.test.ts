@@ -54,9 +54,11 @@ test('a card’s version changes with every chunk, so views redraw', () => {
   assert.equal(cardText(second.cards[0]), 'xy');
 });
 
-test('image chunks are concatenated base64, never split into lines', () => {
-  const run = apply([output('img', 'iVBORw0K\n', 'image'), output('img', 'GgoAAAA', 'image')]);
-  assert.equal(run.cards[0].tail, 'iVBORw0K\nGgoAAAA');
+test('an image chunk is one whole picture: never split into lines, and a later chunk is the next frame', () => {
+  const first = apply([output('img', 'iVBORw0K\nAAAA', 'image')]);
+  assert.equal(first.cards[0].tail, 'iVBORw0K\nAAAA');
+  const run = applyRunEvent(first, output('img', 'R0lGODlh', 'image'));
+  assert.equal(run.cards[0].tail, 'R0lGODlh');
   assert.equal(run.cards[0].lines.length, 0);
 });
 

@@ -93,7 +93,8 @@ export function applyRunEvent(run: RunModel, event: AgentRunEvent): RunModel {
         return { ...run, cards: [...run.cards, filled] };
       }
       const card = run.cards[index];
-      const updated = card.kind === 'image' ? { ...card, tail: card.tail + event.data, version: card.version + 1 } : appendText(card, event.data);
+      // A later image chunk is the next frame of a preview: it replaces the picture (as the host's card assembler does).
+      const updated = card.kind === 'image' ? { ...card, tail: event.data, version: card.version + 1 } : appendText(card, event.data);
       const cards = run.cards.slice();
       cards[index] = updated;
       return { ...run, cards };
