@@ -170,5 +170,12 @@ test.describe('agent cards', () => {
     await page.getByTestId('tab-session').click();
     await expect(run.getByTestId('output-card')).toHaveCount(4);
     await expect(log).toHaveAttribute('data-line-count', String(TOTAL_LOG_LINES));
+
+    // A host restart (crash) does not take the finished run's cards away from the page.
+    await omni.restartHost();
+    await expectConnected(page);
+    await expect(run).toHaveAttribute('data-outcome', 'completed');
+    await expect(run.getByTestId('output-card')).toHaveCount(4);
+    await expect(log).toHaveAttribute('data-line-count', String(TOTAL_LOG_LINES));
   });
 });

@@ -129,7 +129,7 @@ test.describe('agents', () => {
     return { session, run: session.getByTestId('run-card'), consent };
   }
 
-  test('http-check: the consent card names the agent, network and the domain; Stop ends the waiting run', async ({ omni }) => {
+  test('http-check: the consent card names the agent, network and the domain; Suspend, Resume, and Stop ends the waiting run', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
     test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
@@ -138,6 +138,12 @@ test.describe('agents', () => {
     await expect(consent.getByTestId('consent-capability')).toHaveText('network');
     await expect(consent.getByTestId('consent-target')).toContainText('example.org');
     await expect(run.getByTestId('run-state')).toHaveText('Active');
+
+    await run.getByTestId('run-suspend').click();
+    await expect(run).toHaveAttribute('data-state', 'Suspended');
+    await expect(run.getByTestId('run-suspend')).toHaveCount(0);
+    await run.getByTestId('run-resume').click();
+    await expect(run).toHaveAttribute('data-state', 'Active');
 
     await run.getByTestId('run-stop').click();
     await expect(run).toHaveAttribute('data-state', 'Terminated');
@@ -157,5 +163,19 @@ test.describe('agents', () => {
     await run.getByTestId('run-stop').click();
     await expect(run).toHaveAttribute('data-outcome', 'stopped');
     await expect(consent).toHaveCount(0, { timeout: 5_000 });
+  });
+
+  test('a host crash while a run waits for consent: the card goes, and the run says its output is no longer available', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    const { run, consent } = await httpCheckAsking(omni);
+    await omni.restartHost();
+    await expectConnected(page);
+    await expect(consent).toHaveCount(0);
+    await expect(run.getByTestId('run-error')).toContainText('run_unavailable');
+    await expect(run).toHaveAttribute('data-state', 'Unavailable');
+    await expect(run.getByTestId('run-stop')).toHaveCount(0);
+    await expect(run).toContainText('Checking https://example.org/status');
   });
 });

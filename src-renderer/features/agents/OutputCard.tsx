@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { CodeCard } from './CodeCard';
 import { DiffCard } from './DiffCard';
 import { ImageCard } from './ImageCard';
@@ -14,8 +15,8 @@ const titles: Record<OutputCardModel['kind'], string> = {
   text: 'Text',
 };
 
-/** One output card of a run, drawn per its kind. */
-export function OutputCard({ card }: { card: OutputCardModel }) {
+/** One output card of a run, drawn per its kind. Memoised: a chunk for one card leaves its siblings alone. */
+export const OutputCard = memo(function OutputCard({ card }: { card: OutputCardModel }) {
   const lines = cardLineCount(card);
   const showHeader = card.kind !== 'markdown';
   return (
@@ -34,4 +35,4 @@ export function OutputCard({ card }: { card: OutputCardModel }) {
       {card.kind === 'image' && <ImageCard card={card} />}
     </section>
   );
-}
+});

@@ -24,6 +24,7 @@ export function RunCard({ runId }: { runId: string }) {
   if (!run) return null;
   const { info } = run;
   const terminated = info.state === 'Terminated';
+  const controllable = !terminated && !run.unavailable;
   const label = `${info.agent} run: ${info.prompt}`;
 
   async function control(action: RunControl): Promise<void> {
@@ -40,27 +41,27 @@ export function RunCard({ runId }: { runId: string }) {
   }
 
   return (
-    <article className="card run-card" data-testid="run-card" data-run-id={runId} data-state={info.state} data-outcome={info.outcome} aria-label={label}>
+    <article className="card run-card" data-testid="run-card" data-run-id={runId} data-state={run.unavailable ? 'Unavailable' : info.state} data-outcome={info.outcome} aria-label={label}>
       <header className="card-header">
         <span className="card-title" title={info.prompt}>
           <strong>{info.agent}</strong> <span className="muted">“{info.prompt}”</span>
         </span>
         <span className={`badge run-state run-state-${info.state.toLowerCase()}`} data-testid="run-state" title={run.stateNote ?? undefined}>
-          {info.state}
+          {run.unavailable ? 'No longer available' : info.state}
           {terminated ? ` · ${outcomeWords[info.outcome] ?? info.outcome}` : ''}
         </span>
         <span className="card-tools">
-          {info.state === 'Active' && (
+          {controllable && info.state === 'Active' && (
             <button type="button" className="icon-button" data-testid="run-suspend" disabled={!client || busy} onClick={() => void control('suspend')}>
               Suspend
             </button>
           )}
-          {info.state === 'Suspended' && (
+          {controllable && info.state === 'Suspended' && (
             <button type="button" className="icon-button" data-testid="run-resume" disabled={!client || busy} onClick={() => void control('resume')}>
               Resume
             </button>
           )}
-          {!terminated && (
+          {controllable && (
             <button type="button" className="icon-button" data-testid="run-stop" disabled={!client || busy} onClick={() => void control('stop')}>
               Stop
             </button>
@@ -73,7 +74,7 @@ export function RunCard({ runId }: { runId: string }) {
         </small>
       )}
       <div className="run-output">
-        {run.cards.length === 0 && !terminated && <p className="muted empty">Waiting for output…</p>}
+        {run.cards.length === 0 && controllable && <p className="muted empty">Waiting for output…</p>}
         {run.cards.map((card) => (
           <OutputCard key={card.id} card={card} />
         ))}

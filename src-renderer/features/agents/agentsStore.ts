@@ -24,6 +24,8 @@ export interface AgentsState {
   /** Forgets a run's events before its stream replays them from the start. */
   resetRun(runId: string): void;
   applyEvents(runId: string, events: AgentRunEvent[]): void;
+  /** The host cannot give the run's events any more (e.g. it restarted and forgot the run): say so, stop following. */
+  markUnavailable(runId: string, reason: string): void;
   chooseAgent(sessionId: string, agent: string): void;
 }
 
@@ -70,6 +72,14 @@ export const useAgents = create<AgentsState>((set) => ({
       let run = known;
       for (const event of events) run = applyRunEvent(run, event);
       return { runs: { ...state.runs, [runId]: run } };
+    });
+  },
+  markUnavailable(runId, reason) {
+    set((state) => {
+      const known = state.runs[runId];
+      if (!known || known.complete) return state;
+      const errors = [...known.errors, { code: 'run_unavailable', message: reason, hint: 'Start the agent again if you still need its output.' }];
+      return { runs: { ...state.runs, [runId]: { ...known, errors, complete: true, unavailable: true } } };
     });
   },
   chooseAgent(sessionId, agent) {

@@ -18,16 +18,23 @@ interface Followed {
  */
 const followed = new Map<string, Followed>();
 
-/** Events are applied to the store at most once per frame, so a flood of small chunks is one render, not thousands. */
-const pending = new Map<string, AgentRunEvent[]>();
+/**
+ * Events are applied to the store at most once per frame, so a flood of small chunks is one render, not thousands.
+ * `replay` marks a batch that begins a new subscription's replay: the run's old events are dropped just before it
+ * (not at subscribe time, so a run the host has forgotten keeps what it showed).
+ */
+const pending = new Map<string, { replay: boolean; events: AgentRunEvent[] }>();
 let flushScheduled = false;
 
 function flush(): void {
   flushScheduled = false;
   const batches = [...pending];
   pending.clear();
-  const { applyEvents } = useAgents.getState();
-  for (const [runId, events] of batches) applyEvents(runId, events);
+  const { applyEvents, resetRun } = useAgents.getState();
+  for (const [runId, batch] of batches) {
+    if (batch.replay) resetRun(runId);
+    applyEvents(runId, batch.events);
+  }
 }
 
 function scheduleFlush(): void {
@@ -45,7 +52,7 @@ export function followRun(client: OmniClient, runId: string): void {
   if (current && current.client === client) return;
   current?.subscription.dispose();
   pending.delete(runId);
-  useAgents.getState().resetRun(runId);
+  let replaying = true;
   const entry: Followed = {
     client,
     subscription: client.subscribe(
@@ -54,13 +61,18 @@ export function followRun(client: OmniClient, runId: string): void {
       {
         onItem(event) {
           const queue = pending.get(runId);
-          if (queue) queue.push(event);
-          else pending.set(runId, [event]);
+          if (queue) queue.events.push(event);
+          else pending.set(runId, { replay: replaying, events: [event] });
+          replaying = false;
           scheduleFlush();
         },
-        onEnd() {
+        onEnd(error) {
           // Ended (the run is over) or the connection dropped: the next client follows again if it is unfinished.
           if (followed.get(runId) === entry) followed.delete(runId);
+          if (error && error.code !== 'CLOSED') {
+            flush();
+            useAgents.getState().markUnavailable(runId, `the host cannot show this run any more: ${error.message}`);
+          }
         },
       },
       { credit: EVENT_CREDIT },

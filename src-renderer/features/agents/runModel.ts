@@ -41,10 +41,12 @@ export interface RunModel {
   stateNote: string | null;
   /** The stream said `ended`: everything is here and nothing more will come. */
   complete: boolean;
+  /** The host no longer knows the run (it restarted): what is shown is all there will be, and it cannot be controlled. */
+  unavailable: boolean;
 }
 
 export function newRunModel(info: AgentRunInfo): RunModel {
-  return { info, cards: [], errors: [], artifacts: [], stateNote: null, complete: false };
+  return { info, cards: [], errors: [], artifacts: [], stateNote: null, complete: false, unavailable: false };
 }
 
 /** Every line of a card, the unfinished last one included (what a view shows). */
