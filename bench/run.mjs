@@ -24,6 +24,7 @@ import { summariseProfile } from './lib/profile.mjs';
 import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
+import { measureAgents } from './parts/agents.mjs';
 import { measureLedger } from './parts/ledger.mjs';
 import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
 import { startReferenceServer } from './reference/server.mjs';
@@ -32,14 +33,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
-const only = new Set((process.env.BENCH_ONLY ?? 'ledger,coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
 const compareRoot = process.env.BENCH_COMPARE_ROOT;
 const tracing = process.env.BENCH_TRACE === '1';
 
-const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000 };
+const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150 };
 
 const log = (...args) => console.log(...args);
 const started = Date.now();
@@ -102,6 +103,11 @@ async function part(name, fn) {
 if (only.has('ledger')) {
   log('\nAudit ledger');
   await part('ledger', () => measureLedger({ log }));
+}
+
+if (only.has('agents')) {
+  log('\nAgents');
+  await part('agents', () => measureAgents({ log }));
 }
 
 let host;
@@ -276,6 +282,20 @@ function printLedger(l) {
   );
 }
 
+function printAgents(a) {
+  if (!a) return;
+  log(`\n0b. Agent spawn → first output event (medians of ${a.rounds}; absolute goals)`);
+  log(
+    table(
+      ['', 'ms', 'goal', ''],
+      [
+        ['warm start (a pooled process)', fmt(a.warmMs, '', 1), `≤ ${GOALS.agentWarmMs} ms`, verdict(a.warmMs <= GOALS.agentWarmMs)],
+        ['cold start (a new process)', fmt(a.coldMs, '', 1), `≤ ${GOALS.agentColdMs} ms`, verdict(a.coldMs <= GOALS.agentColdMs)],
+      ],
+    ),
+  );
+}
+
 function verdict(ok) {
   return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
 }
@@ -283,6 +303,7 @@ function verdict(ok) {
 function printReport(r) {
   log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
   printLedger(r.ledger);
+  printAgents(r.agents);
   const t = r.throughput;
   if (t) {
     const n = t.runs.product.length;
