@@ -14,6 +14,11 @@ function childScript(): string {
   throw new Error(`the WASM agent child script is missing beside ${__dirname} (run \`npm run build\`)`);
 }
 
+/** Node's permission model (--experimental-permission, Node 20+; not in Electron's Node). */
+function permissionModel(): boolean {
+  return !process.versions.electron && process.allowedNodeEnvironmentFlags.has('--experimental-permission');
+}
+
 export interface AgentChildOptions {
   /** V8 heap cap of the child, in MiB: the guest's linear memory lives outside it, so it stays small. */
   heapMb?: number;
@@ -45,8 +50,11 @@ export class AgentChild {
   constructor(options: AgentChildOptions = {}) {
     const script = options.script ?? childScript();
     const execArgv = [`--max-old-space-size=${options.heapMb ?? 64}`, '--no-warnings'];
-    // Under tsx the TypeScript source loads through tsx's CommonJS hook; a build runs its bundle directly.
+    // Under tsx the TypeScript source loads through tsx's CommonJS hook; a build runs its bundle directly, under
+    // Node's permission model where there is one: the process may read its own script and nothing else, so even a
+    // guest that escaped V8's WASM sandbox would find no files, no child processes and no workers.
     if (script.endsWith('.ts')) execArgv.push('--require', 'tsx/cjs');
+    else if (permissionModel()) execArgv.push('--experimental-permission', `--allow-fs-read=${script}`);
     this.process = fork(script, [], {
       execArgv,
       // Nothing of the host's environment (tokens, paths) reaches the agent's process.
