@@ -48,10 +48,13 @@ test.describe('agents', () => {
     await createSession(page, workspace, 'Scaffolding');
     const session = visibleSessionView(page);
 
-    // Start: pick the agent, type the prompt, Enter.
-    await session.getByTestId('agent-select').selectOption('scaffolder');
-    await session.getByTestId('agent-prompt').fill('scaffold demo-lib');
-    await session.getByTestId('agent-prompt').press('Enter');
+    // Start: pick the agent in the Agents view, which brings the keyboard to the session's prompt; type, Enter.
+    await page.getByTestId('tab-agents').click();
+    await page.locator('[data-testid="agent-manifest"][data-agent="scaffolder"]').getByRole('button', { name: 'Use in Scaffolding' }).click();
+    await expect(session.getByTestId('agent-prompt')).toBeFocused();
+    await expect(session.getByTestId('agent-select')).toHaveValue('scaffolder');
+    await page.keyboard.type('scaffold demo-lib');
+    await page.keyboard.press('Enter');
     const firstRun = session.getByTestId('run-card').first();
     await expect(firstRun).toContainText('scaffold demo-lib');
 

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useAgents } from './agentsStore';
@@ -12,6 +12,13 @@ export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disa
   const [prompt, setPrompt] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const promptRef = useRef<HTMLInputElement>(null);
+  const focusRequested = useAgents((s) => s.promptFocus === sessionId);
+  useEffect(() => {
+    if (!focusRequested) return;
+    promptRef.current?.focus();
+    useAgents.getState().requestPromptFocus(null);
+  }, [focusRequested]);
   const agent = chosen && agents?.some((a) => a.name === chosen) ? chosen : (agents?.[0]?.name ?? '');
   const canStart = !!client && !disabled && !busy && agent !== '' && prompt.trim() !== '';
 
@@ -48,6 +55,7 @@ export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disa
         ))}
       </select>
       <input
+        ref={promptRef}
         type="text"
         aria-label="Prompt for the agent"
         placeholder="What should the agent do? (Enter to start)"

@@ -1,8 +1,21 @@
 import type { AgentInfo } from '../../../src-preload/contract';
+import { useView } from '../../app/viewStore';
+import { useSessions } from '../sessions/sessionsStore';
+import { useAgents } from './agentsStore';
 import { formatBytes, formatCpu } from './quotas';
 
 /** One installed agent, as its manifest declares it. */
 export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
+  const session = useSessions((s) => s.sessions.find((x) => x.id === s.selectedId && x.status === 'open'));
+
+  function pickForSession(): void {
+    if (!session) return;
+    const agents = useAgents.getState();
+    agents.chooseAgent(session.id, agent.name);
+    agents.requestPromptFocus(session.id);
+    useView.getState().setView('session');
+  }
+
   return (
     <article className="card agent-manifest" data-testid="agent-manifest" data-agent={agent.name} aria-label={`Agent ${agent.name}`}>
       <header className="card-header">
@@ -52,6 +65,18 @@ export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
           <code>{agent.folder}</code>
         </dd>
       </dl>
+      <footer className="manifest-actions">
+        <button
+          type="button"
+          className="secondary"
+          data-testid="agent-use"
+          disabled={!session}
+          title={session ? `Pick ${agent.name} in ${session.name} and type a prompt` : 'Select an open session in the sidebar first'}
+          onClick={pickForSession}
+        >
+          {session ? `Use in ${session.name}` : 'Use in a session'}
+        </button>
+      </footer>
       {agent.warnings.length > 0 && (
         <ul className="manifest-warnings" aria-label="Warnings">
           {agent.warnings.map((w, i) => (

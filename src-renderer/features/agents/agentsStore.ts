@@ -27,6 +27,9 @@ export interface AgentsState {
   /** The host cannot give the run's events any more (e.g. it restarted and forgot the run): say so, stop following. */
   markUnavailable(runId: string, reason: string): void;
   chooseAgent(sessionId: string, agent: string): void;
+  /** A session whose prompt field should take the keyboard (the user picked an agent in the Agents view). */
+  promptFocus: string | null;
+  requestPromptFocus(sessionId: string | null): void;
 }
 
 export const useAgents = create<AgentsState>((set) => ({
@@ -37,6 +40,10 @@ export const useAgents = create<AgentsState>((set) => ({
   runs: {},
   runsBySession: {},
   chosenAgent: {},
+  promptFocus: null,
+  requestPromptFocus(promptFocus) {
+    set({ promptFocus });
+  },
   setList({ agents, broken, warnings }) {
     set({ agents, broken, listWarnings: warnings, listError: null });
   },
