@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { AgentStoppedError } from '../../src-main/node/sandbox/wasm/sandboxErrors';
 import { readProcessUsage } from '../../src-main/node/sandbox/wasm/procStat';
@@ -103,5 +104,30 @@ describe('hostile agents are stopped at their limits, with a typed reason', () =
     agent.resume();
     assert.equal(agent.state, 'running');
     assert.equal((await run).reason, 'timeout');
+  });
+});
+
+describe('an agent process never outlives its host', () => {
+  it('ends a looping agent whose host process died', async () => {
+    // A separate host process starts a looping agent, reports its pid and is then killed with SIGKILL.
+    const { spawn } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const host = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'orphanHost.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let dir = '';
+    const pid = await new Promise<number>((resolve, reject) => {
+      host.stdout.on('data', (chunk: Buffer) => {
+        const match = /agent pid (\d+) dir (\S+)/.exec(chunk.toString());
+        if (!match) return;
+        dir = match[2];
+        resolve(Number(match[1]));
+      });
+      host.on('exit', () => reject(new Error('the host exited before its agent ran')));
+    });
+    assert.equal(alive(pid), true);
+    host.kill('SIGKILL');
+    const deadline = Date.now() + 5000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(alive(pid), false, 'the orphaned agent process ended by itself');
+    rmSync(dir, { recursive: true, force: true });
   });
 });

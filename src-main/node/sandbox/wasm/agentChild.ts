@@ -52,9 +52,10 @@ export class AgentChild {
     const execArgv = [`--max-old-space-size=${options.heapMb ?? 64}`, '--no-warnings'];
     // Under tsx the TypeScript source loads through tsx's CommonJS hook; a build runs its bundle directly, under
     // Node's permission model where there is one: the process may read its own script and nothing else, so even a
-    // guest that escaped V8's WASM sandbox would find no files, no child processes and no workers.
+    // guest that escaped V8's WASM sandbox would find no files and no child processes (a worker thread is allowed:
+    // the child's orphan watcher is one).
     if (script.endsWith('.ts')) execArgv.push('--require', 'tsx/cjs');
-    else if (permissionModel()) execArgv.push('--experimental-permission', `--allow-fs-read=${script}`);
+    else if (permissionModel()) execArgv.push('--experimental-permission', `--allow-fs-read=${script}`, '--allow-worker');
     this.process = fork(script, [], {
       execArgv,
       // Nothing of the host's environment (tokens, paths) reaches the agent's process.

@@ -6,6 +6,7 @@
  */
 import { readSync, writeSync } from 'node:fs';
 import { randomFillSync } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { OMNI_FUNCTIONS, OMNI_MEMORY_IMPORT, OMNI_MODULE, WASI_MODULE, WASM_PAGE_BYTES } from './abi';
 import { CALL_CHANNEL_FD, encodeFrame, type FromChild, type Step, type ToChild } from './childProtocol';
 import { wasm, type WasmMemory } from './webAssemblyApi';
@@ -189,4 +190,20 @@ process.on('message', (message: ToChild) => {
   }
 });
 process.on('disconnect', () => process.exit(0));
+
+/**
+ * While the guest runs, this thread is busy inside it and hears nothing, not even the host going away. A small
+ * watcher thread does: when this process is orphaned (the host crashed or was killed) it ends the whole process,
+ * so a runaway guest never outlives the host.
+ */
+function watchForOrphaning(): void {
+  const watcher = new Worker(
+    `const parent = ${process.ppid};
+     setInterval(() => { if (process.ppid !== parent) process.kill(${process.pid}, 'SIGKILL'); }, 250);`,
+    { eval: true, resourceLimits: { maxOldGenerationSizeMb: 8 } },
+  );
+  watcher.unref();
+}
+
+watchForOrphaning();
 send({ type: 'ready' });
