@@ -142,7 +142,18 @@ export class AgentHostCalls implements Disposable {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}", so it cannot be asked for`, `add "${capability}" to the manifest's capabilities`);
     }
     const durationS = typeof req.duration_s === 'number' && req.duration_s > 0 ? req.duration_s : 0;
-    const outcome = await consent.ask({ agentId, sessionId, capability, target: str(req, 'target', true), scope: str(req, 'scope', true), reason: str(req, 'reason')!, durationS });
+    // method and action let a network write be asked for exactly ("POST https://api.example.org/items").
+    const outcome = await consent.ask({
+      agentId,
+      sessionId,
+      capability,
+      target: str(req, 'target', true),
+      scope: str(req, 'scope', true),
+      method: str(req, 'method', true),
+      action: str(req, 'action', true),
+      reason: str(req, 'reason')!,
+      durationS,
+    });
     return outcome.decision === 'allow' ? { granted: true, expires_at: outcome.grant?.expiresAt ?? null } : { granted: false, expires_at: null, reason: outcome.reason };
   }
 
