@@ -1,4 +1,4 @@
-import type { AgentRunEvent } from '../../../src-preload/contract';
+import { contract, type AgentRunEvent } from '../../../src-preload/contract';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import type { OmniClient } from '../../bridge/connectionStore';
 import { useAgents } from './agentsStore';
@@ -23,7 +23,8 @@ const followed = new Map<string, Followed>();
  * `replay` marks a batch that begins a new subscription's replay: the run's old events are dropped just before it
  * (not at subscribe time, so a run the host has forgotten keeps what it showed).
  */
-const pending = new Map<string, { replay: boolean; events: AgentRunEvent[] }>();
+const pending = new Map<string, { replay: boolean; events: AgentRunEvent[]; weight: number; subscription: Subscription }>();
+const weightOf = contract['agent.events'].weight;
 let flushScheduled = false;
 
 function flush(): void {
@@ -34,15 +35,17 @@ function flush(): void {
   for (const [runId, batch] of batches) {
     if (batch.replay) resetRun(runId);
     applyEvents(runId, batch.events);
+    // Credit goes back only once the output is in the store: a flooding agent waits for the UI's frames.
+    batch.subscription.ack(batch.weight);
   }
 }
 
 function scheduleFlush(): void {
   if (flushScheduled) return;
   flushScheduled = true;
-  // A hidden page gets no animation frames; a timer keeps the store current for when it is shown again.
-  if (document.hidden) setTimeout(flush, 50);
-  else requestAnimationFrame(flush);
+  requestAnimationFrame(flush);
+  // A hidden or minimised window gets no animation frames: the timer keeps output (and credit, so the agent) moving.
+  setTimeout(flush, 100);
 }
 
 export function followRun(client: OmniClient, runId: string): void {
@@ -61,8 +64,12 @@ export function followRun(client: OmniClient, runId: string): void {
       {
         onItem(event) {
           const queue = pending.get(runId);
-          if (queue) queue.events.push(event);
-          else pending.set(runId, { replay: replaying, events: [event] });
+          if (queue) {
+            queue.events.push(event);
+            queue.weight += weightOf(event);
+          } else {
+            pending.set(runId, { replay: replaying, events: [event], weight: weightOf(event), subscription: entry.subscription });
+          }
           replaying = false;
           scheduleFlush();
         },
@@ -75,7 +82,7 @@ export function followRun(client: OmniClient, runId: string): void {
           }
         },
       },
-      { credit: EVENT_CREDIT },
+      { credit: EVENT_CREDIT, manualAck: true },
     ),
   };
   followed.set(runId, entry);
