@@ -47,3 +47,22 @@ describe('a WASM agent in its own process: output, KV, scratchpad, consent', () 
     agent.kill();
   });
 });
+
+describe('the warm pool', () => {
+  it('hands out pre-started processes and starts their replacements', async () => {
+    const { WarmPool } = await import('../../src-main/node/sandbox/wasm/warmPool');
+    const pool = new WarmPool(1);
+    try {
+      await pool.whenWarm();
+      const first = await pool.take();
+      assert.equal(first.warm, true);
+      first.child.kill();
+      await pool.whenWarm();
+      const second = await pool.take();
+      assert.equal(second.warm, true);
+      second.child.kill();
+    } finally {
+      pool.dispose();
+    }
+  });
+});

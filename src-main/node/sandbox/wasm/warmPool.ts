@@ -30,11 +30,20 @@ export class WarmPool implements Disposable {
   /** A ready child when one is waiting ("warm"), else a new one ("cold"). */
   async take(): Promise<{ child: AgentChild; warm: boolean }> {
     const at = this.idle.findIndex((c) => c.alive);
-    const child = at >= 0 ? this.idle.splice(at, 1)[0] : new AgentChild(this.options);
-    const warm = at >= 0;
+    if (at >= 0) {
+      const child = this.idle.splice(at, 1)[0];
+      this.refill();
+      try {
+        await child.ready;
+        return { child, warm: true };
+      } catch {
+        // A pre-started process that died while idle: a new one below says why if it fails too.
+      }
+    }
+    const child = new AgentChild(this.options);
     this.refill();
     await child.ready;
-    return { child, warm };
+    return { child, warm: false };
   }
 
   /** Resolves once every idle child has booted (benchmarks and tests measure warm starts after this). */
