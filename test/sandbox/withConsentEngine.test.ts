@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -8,7 +9,6 @@ import { Ledger } from '../../src-main/node/ledger/ledger';
 import { AgentStore } from '../../src-main/node/sandbox/wasm/agentStore';
 import { WasmSandbox } from '../../src-main/node/sandbox/wasm/wasmSandbox';
 import { openDatabase, type Database } from '../../src-main/node/store/database';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { tempDir, waitFor } from '../helpers';
 import { callingGuest, wat, type GuestResponse } from './guests';
 import { invokeInput } from './harness';
@@ -128,6 +128,33 @@ describe('the sandbox with the real consent engine', () => {
       agent.kill();
     } finally {
       channel.dispose();
+    }
+  });
+  it('asks for a network write per action: a host grant does not cover a POST until the user allows that exact one', async () => {
+    const posts: string[] = [];
+    const server = createServer((req, res) => {
+      if (req.method === 'POST') posts.push(req.url ?? '');
+      res.end('created');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/items`;
+    const channel = engine.attachChannel({ prompt: async () => ({ kind: 'allow_once' }) });
+    try {
+      engine.grant({ agentId: AGENT, sessionId: SESSION, capability: 'network', scope: '127.0.0.1', durationS: 600 }, 'user');
+      const post = { fn: 'net_fetch', req: { url, method: 'POST', body_b64: Buffer.from('{}').toString('base64') } };
+      const { agent, responses } = await start(
+        [post, { fn: 'consent', req: { capability: 'network', target: '127.0.0.1', method: 'POST', action: url, reason: 'to create the item', duration_s: 60 } }, post],
+        ['network'],
+      );
+      await agent.invoke(invokeInput());
+      assert.deepEqual(responses.map(code), ['capability_denied', 'ok', 'ok']);
+      assert.match(!responses[0].ok ? responses[0].error.hint : '', /asked for each time/);
+      assert.deepEqual(posts, ['/items'], 'only the allowed POST reached the server');
+      agent.kill();
+    } finally {
+      channel.dispose();
+      server.closeAllConnections();
+      server.close();
     }
   });
 });
