@@ -60,11 +60,11 @@ describe('hostile agents are stopped at their limits, with a typed reason', () =
     other.kill();
   });
 
-  it('stops a loop that overspends its CPU budget (250m over a 4 s deadline = 1 s of CPU) before the deadline', async () => {
-    const { agent } = await h.run(guestWith(INFINITE_LOOP), [], h.dir, { deadlineMs: 4000, cpuMillicores: 250 });
+  it('stops a loop that overspends its CPU budget (125m over an 8 s deadline = 1 s of CPU) before the deadline', async () => {
+    const { agent } = await h.run(guestWith(INFINITE_LOOP), [], h.dir, { deadlineMs: 8000, cpuMillicores: 125 });
     const error = await stopped(agent.invoke(invokeInput()));
     assert.equal(error.reason, 'cpu_budget');
-    assert.match(error.message, /budget of 1000 ms \(resources\.cpu 250m/);
+    assert.match(error.message, /budget of 1000 ms \(resources\.cpu 125m/);
   });
 
   it('contains a memory bomb at the quota (memory.grow fails there) and reports memory_limit', async () => {

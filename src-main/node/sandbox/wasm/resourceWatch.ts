@@ -81,17 +81,18 @@ export class ResourceWatch implements Disposable {
         message: `the agent's process used ${usage.rssBytes} bytes of memory in ${this.step}, over its limit of ${this.rssLimitBytes} (resources.mem ${memBytes} plus the runtime's own)`,
         hint: 'raise resources.mem in the manifest, or make the agent use less memory',
       };
+    } else if (active > deadlineMs) {
+      // Checked before the CPU budget: when both are crossed, the deadline is the plainer reason.
+      overrun = {
+        reason: 'timeout',
+        message: `the agent ran past its ${deadlineMs} ms deadline in ${this.step}`,
+        hint: 'raise the deadline, or make the agent do less per invocation (a loop that never ends looks like this)',
+      };
     } else if (usage && usage.cpuMs - this.cpuAtStart > this.cpuBudgetMs) {
       overrun = {
         reason: 'cpu_budget',
         message: `the agent used ${Math.round(usage.cpuMs - this.cpuAtStart)} ms of CPU in ${this.step}, over its budget of ${Math.round(this.cpuBudgetMs)} ms (resources.cpu ${cpuMillicores}m over a ${deadlineMs} ms deadline)`,
         hint: 'raise resources.cpu in the manifest, or make the agent do less per invocation',
-      };
-    } else if (active > deadlineMs) {
-      overrun = {
-        reason: 'timeout',
-        message: `the agent ran past its ${deadlineMs} ms deadline in ${this.step}`,
-        hint: 'raise the deadline, or make the agent do less per invocation (a loop that never ends looks like this)',
       };
     }
     if (overrun) {
