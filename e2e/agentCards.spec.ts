@@ -28,22 +28,27 @@ const logChunk = { content_type: 'text/x-log', data: Array.from({ length: LINES_
 /** A string as a WAT data literal, every byte escaped. */
 const dataLiteral = (text: string): string => [...Buffer.from(text, 'utf8')].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
 
-/** A user agent written in WAT: it outputs the cards above, then floods a log card. It needs no capability. */
-function galleryWat(): string {
+/**
+ * A user agent written in WAT: its omni_invoke makes `calls` in order, then repeats `repeat.call` `repeat.times`
+ * times. The responses are dropped: these agents only show things and ask.
+ */
+function guestWat(calls: { fn: string; req: unknown }[], repeat?: { call: { fn: string; req: unknown }; times: number }): string {
   let offset = 1024;
   const data: string[] = [];
-  const calls: string[] = [];
-  for (const request of [...outputs, logChunk]) {
-    const json = JSON.stringify(request);
+  const place = (call: { fn: string; req: unknown }): string => {
+    const json = JSON.stringify(call.req);
     const bytes = Buffer.byteLength(json);
     data.push(`(data (i32.const ${offset}) "${dataLiteral(json)}")`);
-    calls.push(`(i32.const ${offset}) (i32.const ${bytes})`);
+    const args = `(call $${call.fn} (i32.const ${offset}) (i32.const ${bytes}))`;
     offset += bytes;
-  }
+    return args;
+  };
+  const body = calls.map((call) => `(drop ${place(call)})`);
+  const repeated = repeat ? place(repeat.call) : '';
   if (offset > 65536) throw new Error('the requests must fit in the first page');
-  const flood = calls.pop()!;
+  const fns = [...new Set([...calls, ...(repeat ? [repeat.call] : [])].map((c) => c.fn))];
   return `(module
-  (import "omni" "output" (func $output (param i32 i32) (result i64)))
+  ${fns.map((fn) => `(import "omni" "${fn}" (func $${fn} (param i32 i32) (result i64)))`).join('\n  ')}
   (memory (export "memory") 2)
   ${data.join('\n  ')}
   (global $heap (mut i32) (i32.const 65536))
@@ -59,39 +64,58 @@ function galleryWat(): string {
     (local.get $p))
   (func (export "omni_invoke") (param i32 i32)
     (local $i i32)
-    ${calls.map((args) => `(drop (call $output ${args}))`).join('\n    ')}
+    ${body.join('\n    ')}
     (block $done
       (loop $next
-        (br_if $done (i32.ge_u (local.get $i) (i32.const ${LOG_CHUNKS})))
-        (drop (call $output ${flood}))
+        (br_if $done (i32.ge_u (local.get $i) (i32.const ${repeat?.times ?? 0})))
+        (drop ${repeated || '(i64.const 0)'})
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $next)))))`;
 }
 
-async function installUserAgents(home: string): Promise<void> {
+const SENSITIVE_ACTION = 'POST https://api.example.org/items';
+
+async function installAgent(home: string, name: string, capabilities: string[], wat: string): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const wabt = await (require('wabt') as () => Promise<Wabt>)();
-  const parsed = wabt.parseWat('gallery.wat', galleryWat());
+  const parsed = wabt.parseWat(`${name}.wat`, wat);
   const binary = parsed.toBinary({}).buffer;
   parsed.destroy();
-  const gallery = join(home, 'agents', 'card-gallery');
-  mkdirSync(gallery, { recursive: true });
-  writeFileSync(join(gallery, 'agent.wasm'), binary);
+  const folder = join(home, 'agents', name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'agent.wasm'), binary);
   writeFileSync(
-    join(gallery, 'manifest.toml'),
+    join(folder, 'manifest.toml'),
     [
       'schema_version = "0.1"',
-      'name = "card-gallery"',
+      `name = "${name}"`,
       'version = "1.2.3"',
       'entry = "agent.wasm"',
       'sandbox = "wasm"',
-      'capabilities = []',
+      `capabilities = [${capabilities.map((c) => `"${c}"`).join(', ')}]`,
       'oauth_scopes = []',
       'resources.cpu = "250m"',
       'resources.mem = "32Mi"',
       'ui.hints = ["streaming", "log", "image"]',
       '',
     ].join('\n'),
+  );
+}
+
+async function installUserAgents(home: string): Promise<void> {
+  await installAgent(home, 'card-gallery', [], guestWat(outputs.map((req) => ({ fn: 'output', req })), { call: { fn: 'output', req: logChunk }, times: LOG_CHUNKS }));
+  // Asks for one sensitive network write, exactly, then says it is done.
+  await installAgent(
+    home,
+    'poster',
+    ['network'],
+    guestWat([
+      {
+        fn: 'consent',
+        req: { capability: 'network', target: 'api.example.org', method: 'POST', action: SENSITIVE_ACTION, reason: 'to file the report as a new item', duration_s: 300 },
+      },
+      { fn: 'output', req: { content_type: 'text/markdown', data: 'asked', chunk_id: 'done' } },
+    ]),
   );
   // A folder whose manifest is broken: listed with its errors, never run.
   const broken = join(home, 'agents', 'half-written');
@@ -112,8 +136,7 @@ test.describe('agent cards', () => {
     await expectConnected(page);
     await page.getByTestId('tab-agents').click();
     const agents = page.getByTestId('agents-view');
-    await expect(agents).toHaveAttribute('data-list-state', /loaded|error/);
-    test.skip((await agents.getAttribute('data-list-state')) !== 'loaded', 'the host does not answer agent.list yet (no agent runtime)');
+    await expect(agents).toHaveAttribute('data-list-state', 'loaded');
 
     const gallery = agents.locator('[data-testid="agent-manifest"][data-agent="card-gallery"]');
     await expect(gallery.getByTestId('agent-source')).toHaveText('user');
@@ -177,5 +200,34 @@ test.describe('agent cards', () => {
     await expect(run).toHaveAttribute('data-outcome', 'completed');
     await expect(run.getByTestId('output-card')).toHaveCount(4);
     await expect(log).toHaveAttribute('data-line-count', String(TOTAL_LOG_LINES));
+  });
+
+  test('a sensitive action: the consent card shows exactly what would be done; Allow once gives a once-grant the panel can revoke', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('posting'), 'Posting');
+    const session = visibleSessionView(page);
+    await session.getByTestId('agent-select').selectOption('poster');
+    await session.getByTestId('agent-prompt').fill('file it');
+    await session.getByTestId('agent-prompt').press('Enter');
+
+    const consent = session.getByTestId('consent-card');
+    await expect(consent).toHaveCount(1, { timeout: 15_000 });
+    await expect(consent).toHaveClass(/consent-sensitive/);
+    await expect(consent).toContainText('sensitive action');
+    await expect(consent.getByTestId('consent-action')).toHaveText(SENSITIVE_ACTION);
+    await expect(consent.getByTestId('consent-reason')).toContainText('to file the report as a new item');
+    await expect(consent.getByTestId('consent-minutes')).toHaveValue('5');
+    await saveScreenshot(page, 'agents-consent-sensitive');
+    await consent.getByTestId('consent-allow-once').click();
+    await expect(consent).toHaveCount(0);
+    await expect(session.getByTestId('run-card')).toHaveAttribute('data-outcome', 'completed');
+
+    const grant = session.getByTestId('grant-row');
+    await expect(grant).toHaveCount(1);
+    await expect(grant).toContainText(SENSITIVE_ACTION);
+    await expect(grant.getByTestId('grant-countdown')).toContainText('once');
+    await grant.getByTestId('grant-revoke').press('Enter');
+    await expect(session.getByTestId('grant-row')).toHaveCount(0);
   });
 });

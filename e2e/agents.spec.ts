@@ -4,22 +4,17 @@ import type { Page } from '@playwright/test';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
 import { expect, test, type OmniApp } from './fixtures';
 
-/**
- * Opens the Agents view and waits for the host's `agent.list` answer. Until the host has an agent runtime the
- * answer is an unknown-method error: the specs below then skip, saying so, rather than pass.
- */
-async function agentsListed(page: Page): Promise<boolean> {
+/** Opens the Agents view and waits for the host's `agent.list` answer (an error there fails the test). */
+async function agentsListed(page: Page): Promise<void> {
   await page.getByTestId('tab-agents').click();
-  const view = page.getByTestId('agents-view');
-  await expect(view).not.toHaveAttribute('data-list-state', 'loading');
-  return (await view.getAttribute('data-list-state')) === 'loaded';
+  await expect(page.getByTestId('agents-view')).toHaveAttribute('data-list-state', 'loaded');
 }
 
 test.describe('agents', () => {
   test('the Agents view lists the three bundled agents with their manifests', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
-    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    await agentsListed(page);
 
     const view = page.getByTestId('agents-view');
     const cards = view.getByTestId('agent-manifest');
@@ -42,7 +37,7 @@ test.describe('agents', () => {
   }) => {
     const { page } = omni;
     await expectConnected(page);
-    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    await agentsListed(page);
     const workspace = omni.newWorkspace('scaffold-here');
     await page.getByTestId('tab-session').click();
     await createSession(page, workspace, 'Scaffolding');
@@ -135,7 +130,7 @@ test.describe('agents', () => {
   test('http-check: the consent card names the agent, network and the domain; Suspend, Resume, and Stop ends the waiting run', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
-    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    await agentsListed(page);
     const { run, consent } = await httpCheckAsking(omni);
     await expect(consent.getByTestId('consent-agent')).toHaveText('http-check');
     await expect(consent.getByTestId('consent-capability')).toHaveText('network');
@@ -161,7 +156,7 @@ test.describe('agents', () => {
     test.fail();
     const { page } = omni;
     await expectConnected(page);
-    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    await agentsListed(page);
     const { run, consent } = await httpCheckAsking(omni);
     await run.getByTestId('run-stop').click();
     await expect(run).toHaveAttribute('data-outcome', 'stopped');
@@ -171,7 +166,7 @@ test.describe('agents', () => {
   test('a host crash while a run waits for consent: the card goes, and the run says its output is no longer available', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
-    test.skip(!(await agentsListed(page)), 'the host does not answer agent.list yet (no agent runtime)');
+    await agentsListed(page);
     const { run, consent } = await httpCheckAsking(omni);
     await omni.restartHost();
     await expectConnected(page);
