@@ -112,3 +112,27 @@ describe('files: an agent reaches only real paths inside its granted root', () =
     }
   });
 });
+
+describe('files: large reads and writes cross the process boundary whole', () => {
+  it('reads 6 MiB and writes 2 MiB', async () => {
+    const h = sandboxHarness();
+    try {
+      const data = Buffer.alloc(6 * 1024 * 1024, 'abcdefghijklmnopqrstuvwxyz');
+      writeFileSync(join(h.dir, 'big.bin'), data);
+      h.consent.grant(AGENT, SESSION, 'files.read', '**');
+      h.consent.grant(AGENT, SESSION, 'files.write', '**');
+      const { agent, responses } = await h.run(callingGuest([{ fn: 'files_read', req: { path: 'big.bin' } }]), ['files.read'], h.dir, { memBytes: 64 * 1024 * 1024 });
+      await agent.invoke(invokeInput());
+      assert.equal(responses[0].ok && Buffer.from(String(responses[0].data_b64), 'base64').equals(data), true, 'the read arrives whole');
+      agent.kill();
+      // A 2 MiB write: its request (base64) crosses from the agent's process to the host in many pieces.
+      const part = data.subarray(0, 2 * 1024 * 1024);
+      const writer = await h.run(callingGuest([{ fn: 'files_write', req: { path: 'copy.bin', data_b64: part.toString('base64') } }]), ['files.write'], h.dir);
+      await writer.agent.invoke(invokeInput());
+      assert.equal(readFileSync(join(h.dir, 'copy.bin')).equals(part), true, 'the write lands whole');
+      writer.agent.kill();
+    } finally {
+      h.cleanup();
+    }
+  });
+});

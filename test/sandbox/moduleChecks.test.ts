@@ -81,3 +81,18 @@ describe('modules are checked before they run', () => {
     assert.deepEqual(capped.memoryImport, { initialPages: 2, maximumPages: 256 });
   });
 });
+
+describe('frames between the host and an agent process', () => {
+  it('come back whole however the bytes are cut, and an oversized one is refused', async () => {
+    const { encodeFrame, FrameReader } = await import('../../src-main/node/sandbox/wasm/childProtocol');
+    const big = { fn: 'files_write', req: 'x'.repeat(300_000) };
+    const bytes = Buffer.concat([encodeFrame({ a: 1 }), encodeFrame(big), encodeFrame({ b: 'é' })]);
+    for (const piece of [1, 3, 7, 65_536]) {
+      const reader = new FrameReader(1024 * 1024);
+      const frames: unknown[] = [];
+      for (let at = 0; at < bytes.length; at += piece) frames.push(...reader.push(bytes.subarray(at, at + piece)).map((f) => JSON.parse(f)));
+      assert.deepEqual(frames, [{ a: 1 }, big, { b: 'é' }], `cut every ${piece} bytes`);
+    }
+    assert.throws(() => new FrameReader(100).push(encodeFrame(big)), /over the 100 allowed/);
+  });
+});

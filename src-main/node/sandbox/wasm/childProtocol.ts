@@ -36,7 +36,7 @@ export function encodeTextFrame(json: string): Buffer {
   return frame;
 }
 
-/** Frames back out of a byte stream that arrives in arbitrary pieces. */
+/** Frames back out of a byte stream that arrives in arbitrary pieces (joined once per frame, not once per piece). */
 export class FrameReader {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -48,19 +48,16 @@ export class FrameReader {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     const frames: string[] = [];
-    for (;;) {
-      if (this.pendingBytes < 4) break;
-      let buffer = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
-      const length = buffer.readUInt32BE(0);
+    while (this.pendingBytes >= 4) {
+      if (this.pending[0].length < 4) this.pending = [Buffer.concat(this.pending)];
+      const length = this.pending[0].readUInt32BE(0);
       if (length > this.maxFrameBytes) throw new Error(`the agent process sent a frame of ${length} bytes, over the ${this.maxFrameBytes} allowed`);
-      if (buffer.length < 4 + length) {
-        this.pending = [buffer];
-        break;
-      }
+      if (this.pendingBytes < 4 + length) break;
+      const buffer = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
       frames.push(buffer.toString('utf8', 4, 4 + length));
-      buffer = buffer.subarray(4 + length);
-      this.pending = buffer.length > 0 ? [buffer] : [];
-      this.pendingBytes = buffer.length;
+      const rest = buffer.subarray(4 + length);
+      this.pending = rest.length > 0 ? [rest] : [];
+      this.pendingBytes = rest.length;
     }
     return frames;
   }
