@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
+import { useConsent } from '../consent/consentStore';
 import { useAgents } from './agentsStore';
 import { OutputCard } from './OutputCard';
 import { controlRun, type RunControl } from './runActions';
@@ -21,6 +22,8 @@ export function RunCard({ runId }: { runId: string }) {
   const run = useAgents((s) => s.runs[runId]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Prompts carry the agent, not the run: any open prompt of this agent in the session is what a live run waits on.
+  const asking = useConsent((s) => !!run && run.info.state !== 'Terminated' && (s.prompts[run.info.sessionId] ?? []).some((p) => p.agentId === run.info.agent));
   if (!run) return null;
   const { info } = run;
   const terminated = info.state === 'Terminated';
@@ -74,7 +77,12 @@ export function RunCard({ runId }: { runId: string }) {
         </small>
       )}
       <div className="run-output">
-        {run.cards.length === 0 && controllable && <p className="muted empty">Waiting for output…</p>}
+        {asking && controllable && (
+          <p className="notice run-asking" data-testid="run-asking">
+            Waiting for your answer to its consent request above.
+          </p>
+        )}
+        {run.cards.length === 0 && controllable && !asking && <p className="muted empty">Waiting for output…</p>}
         {run.cards.map((card) => (
           <OutputCard key={card.id} card={card} />
         ))}

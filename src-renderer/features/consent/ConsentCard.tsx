@@ -61,7 +61,11 @@ export function ConsentCard({ prompt }: { prompt: ConsentPrompt }) {
         )}
         <dt>Allow covers</dt>
         <dd>
-          <code data-testid="consent-scope">{prompt.scope ?? 'the capability, without a narrower scope'}</code>
+          {prompt.sensitive && prompt.action ? (
+            <span data-testid="consent-scope">only the exact action below</span>
+          ) : (
+            <code data-testid="consent-scope">{prompt.scope ?? 'the capability, without a narrower scope'}</code>
+          )}
         </dd>
         {prompt.action && (
           <>
