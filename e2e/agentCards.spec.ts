@@ -185,7 +185,11 @@ test.describe('agent cards', () => {
     await expect(log.locator(`.line-row[data-line="${TOTAL_LOG_LINES}"]`)).toBeVisible();
     await page.keyboard.press('Home');
     await expect(log.locator('.line-row[data-line="1"]')).toBeVisible();
+    await code.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'agents-card-gallery');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await saveScreenshot(page, 'agents-card-gallery-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Away and back: the same cards, the same lines.
     await page.getByTestId('tab-ledger').click();
