@@ -284,7 +284,7 @@ function printLedger(l) {
 
 function printAgents(a) {
   if (!a) return;
-  log(`\n0b. Agent spawn → first output event (medians of ${a.rounds}; absolute goals)`);
+  log(`\n0b. Agent spawn → first output event (medians of ${a.rounds}, agent process from the ${a.child === 'bundle' ? 'built bundle' : 'TypeScript sources under tsx'}; absolute goals)`);
   log(
     table(
       ['', 'ms', 'goal', ''],
