@@ -15,6 +15,7 @@ import type { CatalogAgent } from '../registry/agentCatalog';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
 import { cardKindOf } from './cardAssembler';
+import { TokenBucket } from './tokenBucket';
 
 export interface AgentRuntimeOptions {
   registry: AgentRegistry;
@@ -28,7 +29,12 @@ export interface AgentRuntimeOptions {
   now?: () => number;
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
   stepDeadlineMs?: number;
+  /** How much output one agent may send: chunks and characters per second, each with a burst. */
+  outputRate?: { chunksPerSecond: number; chunkBurst: number; charsPerSecond: number; charBurst: number };
 }
+
+/** Generous for any agent that talks to a person (10k chunks/s reach the DOM), a brake on one that floods. */
+const DEFAULT_OUTPUT_RATE = { chunksPerSecond: 20_000, chunkBurst: 5_000, charsPerSecond: 8 * 1024 * 1024, charBurst: 2 * 1024 * 1024 };
 
 const DEFAULT_STEP_DEADLINE_MS = 120_000;
 
@@ -174,6 +180,7 @@ export class AgentRuntime implements Disposable {
         module: readFileSync(manifest.entryPath),
         capabilities: manifest.capabilities,
         limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS },
+        outputPacing: this.outputPacing(),
       });
       this.agents.set(run.info.id, wasm);
       this.follow(run, wasm, manifest.uiHints);
@@ -195,6 +202,14 @@ export class AgentRuntime implements Disposable {
       this.agents.delete(run.info.id);
       wasm?.dispose();
     }
+  }
+
+  /** Token buckets for one run's output (event protocol §4): the wait before the agent's output call returns. */
+  private outputPacing(): (chunk: { data: string }) => number {
+    const rate = this.options.outputRate ?? DEFAULT_OUTPUT_RATE;
+    const chunks = new TokenBucket(rate.chunksPerSecond, rate.chunkBurst);
+    const chars = new TokenBucket(rate.charsPerSecond, rate.charBurst);
+    return (chunk) => Math.max(chunks.take(1), chars.take(chunk.data.length));
   }
 
   /** Turns the sandbox's callbacks into the run's events. */

@@ -18,6 +18,11 @@ export interface AgentHostCallsOptions {
   /** Records file writes and network requests (the audit ledger's `append`). */
   audit?: (entry: LedgerAppend) => void;
   network?: { trustedAddresses?: ReadonlySet<string>; timeoutMs?: number; maxBodyBytes?: number };
+  /**
+   * Backpressure for output (event protocol §4): milliseconds to hold the guest's output call before answering it.
+   * The guest blocks meanwhile, so a flooding agent is slowed down instead of the host or the UI.
+   */
+  outputPacing?: (chunk: OutputChunk) => number;
 }
 
 export interface OutputChunk {
@@ -82,9 +87,12 @@ export class AgentHostCalls implements Disposable {
   private dispatch(fn: string, req: Request): Promise<Response> | Response {
     const { agentId, sessionId, store } = this.o;
     switch (fn) {
-      case 'output':
-        this.outputs.fire({ contentType: str(req, 'content_type')!, data: str(req, 'data')!, chunkId: str(req, 'chunk_id', true) });
-        return {};
+      case 'output': {
+        const chunk = { contentType: str(req, 'content_type')!, data: str(req, 'data')!, chunkId: str(req, 'chunk_id', true) };
+        this.outputs.fire(chunk);
+        const wait = this.o.outputPacing?.(chunk) ?? 0;
+        return wait > 0 ? new Promise<Response>((resolve) => setTimeout(() => resolve({}), wait)) : {};
+      }
       case 'artifact':
         this.artifacts.fire({ id: str(req, 'id')!, kind: str(req, 'kind')!, path: str(req, 'path')!, previewHint: str(req, 'preview_hint', true) ?? null });
         return {};

@@ -1,6 +1,6 @@
 import type { Disposable } from '../../../../src-preload/rpc';
 import type { LedgerAppend } from '../../ledger/ledger';
-import { AgentHostCalls } from './agentHostCalls';
+import { AgentHostCalls, type OutputChunk } from './agentHostCalls';
 import type { AgentStore } from './agentStore';
 import { prepareModule } from './prepareModule';
 import type { ResourceLimits } from './resourceWatch';
@@ -33,6 +33,8 @@ export interface WasmAgentSpec {
   capabilities: readonly string[];
   limits: ResourceLimits;
   config?: unknown;
+  /** See AgentHostCallsOptions.outputPacing. */
+  outputPacing?: (chunk: OutputChunk) => number;
 }
 
 /**
@@ -56,7 +58,7 @@ export class WasmSandbox implements Disposable {
     const module = prepareModule(spec.module, declared, spec.limits.memBytes);
     const files = new WorkspaceFiles(spec.workspaceRoot);
     const { consent, store, audit, network } = this.options;
-    const calls = new AgentHostCalls({ agentId: spec.agentId, sessionId: spec.sessionId, declared, consent, files, store, audit, network });
+    const calls = new AgentHostCalls({ agentId: spec.agentId, sessionId: spec.sessionId, declared, consent, files, store, audit, network, outputPacing: spec.outputPacing });
     const { child } = await this.pool.take();
     const agent = new WasmAgent(child, calls, spec.limits);
     const granted = consent
