@@ -150,10 +150,7 @@ test.describe('agents', () => {
   });
 
   test('a stopped run’s pending consent prompt is withdrawn, so its card goes away', async ({ omni }) => {
-    // Known host gap (reported): stopping a run blocked in omni.consent leaves its prompt pending until the prompt's
-    // deadline (the user is asked on behalf of a run that no longer exists). Remove this marker once the host
-    // withdraws the prompt when the run ends; the test then has to pass.
-    test.fail();
+    // Nobody may be asked on behalf of a run that no longer exists: stopping it withdraws its prompt at once.
     const { page } = omni;
     await expectConnected(page);
     await agentsListed(page);

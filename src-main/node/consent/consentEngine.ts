@@ -33,6 +33,11 @@ export interface ConsentAsk extends CapabilityUse {
   durationS: number;
   /** A pattern wider than the target the agent would like (e.g. "src/**"); the prompt shows it. */
   scope?: string;
+  /**
+   * Ends the ask when whoever asked is gone (the agent stopped): its card is withdrawn and the answer is deny.
+   * An ask with a signal of its own is never merged with another one.
+   */
+  signal?: AbortSignal;
 }
 
 export type CheckCode = 'granted' | 'no_grant' | 'needs_prompt' | 'denied_by_rule' | 'revoked' | 'expired' | 'bad_request';
@@ -242,6 +247,7 @@ export class ConsentEngine implements Disposable {
     }
     const exact = current.code === 'needs_prompt' || this.needsExactAction(use);
     const key = JSON.stringify([use.sessionId, use.agentId, use.capability, use.target, use.actionKey, scope.value, ask.reason, ask.durationS]);
+    if (ask.signal) return this.promptUser(use, ask, scope.value, exact);
     const pending = this.pendingAsks.get(key);
     if (pending) return pending;
     const outcome = this.promptUser(use, ask, scope.value, exact).finally(() => this.pendingAsks.delete(key));
@@ -502,6 +508,9 @@ export class ConsentEngine implements Disposable {
     const abort = new AbortController();
     this.promptAborts.add(abort);
     const timer = this.clock.setTimeout(() => abort.abort(new Error(`no answer within ${Math.round(this.promptTimeoutMs / 1000)} s`)), this.promptTimeoutMs);
+    const askerGone = (): void => abort.abort(new Error('the agent that asked has stopped'));
+    if (ask.signal?.aborted) askerGone();
+    else ask.signal?.addEventListener('abort', askerGone, { once: true });
     let answer: unknown;
     try {
       answer = await new Promise<unknown>((resolve, reject) => {
@@ -516,6 +525,7 @@ export class ConsentEngine implements Disposable {
       return deny(`${why} (fail closed)`);
     } finally {
       this.clock.clearTimeout(timer);
+      ask.signal?.removeEventListener('abort', askerGone);
       this.promptAborts.delete(abort);
       // Tells the channel the prompt is settled (a card still showing goes away).
       if (!abort.signal.aborted) abort.abort(new Error('settled'));

@@ -150,18 +150,27 @@ export class AgentHostCalls implements Disposable {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}", so it cannot be asked for`, `add "${capability}" to the manifest's capabilities`);
     }
     const durationS = typeof req.duration_s === 'number' && req.duration_s > 0 ? req.duration_s : 0;
-    // method and action let a network write be asked for exactly ("POST https://api.example.org/items").
-    const outcome = await consent.ask({
-      agentId,
-      sessionId,
-      capability,
-      target: str(req, 'target', true),
-      scope: str(req, 'scope', true),
-      method: str(req, 'method', true),
-      action: str(req, 'action', true),
-      reason: str(req, 'reason')!,
-      durationS,
-    });
+    // Tied to this agent: when it stops (dispose), its prompt is withdrawn instead of waiting out its deadline.
+    const asking = new AbortController();
+    this.inFlight.add(asking);
+    let outcome: Awaited<ReturnType<SandboxConsent['ask']>>;
+    try {
+      // method and action let a network write be asked for exactly ("POST https://api.example.org/items").
+      outcome = await consent.ask({
+        agentId,
+        sessionId,
+        capability,
+        target: str(req, 'target', true),
+        scope: str(req, 'scope', true),
+        method: str(req, 'method', true),
+        action: str(req, 'action', true),
+        reason: str(req, 'reason')!,
+        durationS,
+        signal: asking.signal,
+      });
+    } finally {
+      this.inFlight.delete(asking);
+    }
     return outcome.decision === 'allow' ? { granted: true, expires_at: outcome.grant?.expiresAt ?? null } : { granted: false, expires_at: null, reason: outcome.reason };
   }
 
