@@ -47,7 +47,8 @@ test('omni agent run: consent only from --grant (fail closed otherwise), events 
   assert.equal(missing.code, 2);
   assert.match(missing.err, /neither an agent folder .* nor an installed agent/);
 
-  // A hand-written agent that never returns: stopped at --timeout, exit 4.
+  // A hand-written agent that never returns: stopped at --timeout, exit 4. Four cores' worth of CPU budget, so the
+  // wall-clock deadline, not the CPU budget (which also exits 4), is what stops it.
   const wabt = await (await import('wabt')).default();
   const folder = join(home.path, 'looper');
   mkdirSync(folder);
@@ -57,7 +58,7 @@ test('omni agent run: consent only from --grant (fail closed otherwise), events 
   writeFileSync(join(folder, 'agent.wasm'), Buffer.from(wabt.parseWat('looper.wat', wat).toBinary({}).buffer));
   writeFileSync(
     join(folder, 'manifest.toml'),
-    'schema_version = "0.1"\nname = "looper"\nversion = "0.1.0"\nentry = "agent.wasm"\nsandbox = "wasm"\ncapabilities = []\noauth_scopes = []\nresources.cpu = "1"\nresources.mem = "1Mi"\nui.hints = []\n',
+    'schema_version = "0.1"\nname = "looper"\nversion = "0.1.0"\nentry = "agent.wasm"\nsandbox = "wasm"\ncapabilities = []\noauth_scopes = []\nresources.cpu = "4"\nresources.mem = "1Mi"\nui.hints = []\n',
   );
   const looped = omni('agent', 'run', folder, '--workspace', workspace.path, '--prompt', 'go', '--home', home.path, '--timeout', '1');
   assert.equal(looped.code, 4, looped.err + looped.out);
