@@ -30,10 +30,6 @@ export class CheckpointWriter {
     this.last = row ? { size: row.size, signature: row.signature, headHash: row.head_hash } : null;
   }
 
-  get keyId(): string {
-    return this.key.keyId;
-  }
-
   /** The size the newest checkpoint covers (0 when there is none). */
   get lastSize(): number {
     return this.last?.size ?? 0;

@@ -1,5 +1,4 @@
 import { hash as oneShotHash, randomBytes } from 'node:crypto';
-import { canonicalJson } from './canonicalJson';
 
 /**
  * The ledger's hash chain, byte for byte:
@@ -70,10 +69,6 @@ export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
   salt.copy(buffer, 0);
   buffer.write(canonicalPayload, salt.length, 'utf8');
   return sha256(buffer);
-}
-
-export function commitPayload(salt: Buffer, payload: unknown): Buffer {
-  return payloadCommit(salt, canonicalJson(payload));
 }
 
 /** Big-endian two's-complement 64-bit integer without a BigInt per call (safe integers only, as seq and ts are). */

@@ -128,11 +128,6 @@ export class Ledger {
     return row ? row.entry_hash.toString('hex') : null;
   }
 
-  /** The key signing checkpoints, once `startSigning` has run. */
-  get signingKeyId(): string | null {
-    return this.checkpoints?.keyId ?? null;
-  }
-
   /**
    * Starts signing checkpoints with `key` (loaded from `keychain`, where the newest checkpoint is also recorded).
    * Entries the previous run left unsigned (a crash before its closing checkpoint) are covered at once.
