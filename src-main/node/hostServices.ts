@@ -75,9 +75,10 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     }),
   );
 
+  const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
   const agents = owner.add(
     new AgentRuntime({
-      registry: new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) }),
+      registry,
       sessions,
       ledger,
       sandbox: () => new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1 }),
@@ -187,6 +188,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   }
 
   ledger.append({ type: 'host.start', actor: 'host', payload: { version: options.version, pid: process.pid } });
+  // Agents are registered as the host starts (a new or changed manifest is one ledger entry), not when someone first
+  // opens the Agents view: the ledger then says which agents this run had, before anyone connects.
+  registry.refresh();
   // The keychain answers asynchronously (and may be slow or absent): the host serves meanwhile, and signing starts
   // once the ledger's key is loaded, covering at once whatever the previous run left unsigned.
   const keychainChoice = options.keychain ?? keychainChoiceFromEnv();
