@@ -2,88 +2,20 @@ import { ConsentAnswer, type ConsentGrant, type ConsentPrompt, type GrantChange 
 import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
-import { isKnownCapability, isSensitive } from './capability';
+import { isKnownCapability } from './capability';
 import type { ConsentChannel } from './consentChannel';
 import { CapabilityDeniedError, CapabilityRevokedError, GrantNotFoundError } from './consentErrors';
 import { newConsentId } from './consentIds';
 import { compileRule, RuleStore, type CompiledRule, type ConsentRule } from './consentRules';
 import { MAX_TIMER_MS, systemClock, type Clock, type ClockTimer } from './clock';
+import type { CapabilityUse, CheckCode, CheckResult, ConsentAsk, ConsentEngineOptions, ConsentOutcome, Decision, RevokeEvent } from './consentTypes';
+import { grantEntryFields } from './grantEntryFields';
 import { GrantStore } from './grantStore';
+import { clip, MAX_TEXT, prepareUse, validId, type PreparedUse } from './preparedUse';
 import { recordedTarget } from './recordedTarget';
-import { compileScope, normaliseTarget, scopeForTarget, type ScopeMatcher } from './scope';
+import { compileScope, scopeForTarget, type ScopeMatcher } from './scope';
 
-export type Decision = 'allow' | 'deny';
-
-/** One use of a capability by an agent, checked at the moment it happens. */
-export interface CapabilityUse {
-  agentId: string;
-  sessionId: string;
-  capability: string;
-  /** files.*: the path relative to the workspace, as the sandbox's resolver resolved it. network: the host or URL. */
-  target?: string;
-  /** network: the HTTP method. Anything but GET/HEAD/OPTIONS, or none at all, is a write and asked for per action. */
-  method?: string;
-  /** Exactly what is done, for sensitive actions: the URL of a network write, the command line of process.exec. */
-  action?: string;
-}
-
-/** A request for consent: the use it is for, the agent's reason, and how long it would like the grant for. */
-export interface ConsentAsk extends CapabilityUse {
-  reason: string;
-  durationS: number;
-  /** A pattern wider than the target the agent would like (e.g. "src/**"); the prompt shows it. */
-  scope?: string;
-  /**
-   * Ends the ask when whoever asked is gone (the agent stopped): its card is withdrawn and the answer is deny.
-   * An ask with a signal of its own is never merged with another one.
-   */
-  signal?: AbortSignal;
-}
-
-export type CheckCode = 'granted' | 'no_grant' | 'needs_prompt' | 'denied_by_rule' | 'revoked' | 'expired' | 'bad_request';
-
-export interface CheckResult {
-  decision: Decision;
-  code: CheckCode;
-  reason: string;
-  grantId?: string;
-}
-
-export interface ConsentOutcome {
-  decision: Decision;
-  reason: string;
-  /** The grant that allows it (new, or one that already covered the ask). */
-  grant?: ConsentGrant;
-}
-
-export interface RevokeEvent {
-  grant: ConsentGrant;
-  reason: 'revoked' | 'expired';
-  actor: string;
-}
-
-export interface ConsentEngineOptions {
-  clock?: Clock;
-  /** How long a prompt waits for an answer before it counts as a denial. */
-  promptTimeoutMs?: number;
-  /** How long an "Allow once" stays usable before its one use. */
-  onceWindowMs?: number;
-  onError?: (error: unknown) => void;
-}
-
-/** A use whose fields were checked and whose target is in canonical form. */
-interface PreparedUse {
-  agentId: string;
-  sessionId: string;
-  capability: string;
-  /** Canonical target (see scope.ts), null for capabilities without scopes. */
-  target: string | null;
-  /** The target as the agent gave it, for the ledger and the prompt. */
-  rawTarget: string | null;
-  sensitive: boolean;
-  /** What a per-action grant must name exactly (see actionKey). */
-  actionKey: string;
-}
+export type { CapabilityUse, CheckCode, CheckResult, ConsentAsk, ConsentEngineOptions, ConsentOutcome, Decision, RevokeEvent } from './consentTypes';
 
 interface ActiveGrant {
   grant: ConsentGrant;
@@ -95,11 +27,8 @@ interface ActiveGrant {
 const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_ONCE_WINDOW_MS = 10 * 60_000;
 const MAX_DURATION_S = 24 * 60 * 60;
-const MAX_TEXT = 2000;
 
 const indexKey = (sessionId: string, agentId: string, capability: string) => `${sessionId}\u0000${agentId}\u0000${capability}`;
-const clip = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, MAX_TEXT) : null);
-const validId = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 200;
 
 /**
  * The consent engine (docs/agent-runtime.md): default deny, a check at every use against live grants, the user's
@@ -166,7 +95,7 @@ export class ConsentEngine implements Disposable {
    * use it allows.
    */
   check(use: CapabilityUse): CheckResult {
-    const prepared = this.prepare(use);
+    const prepared = prepareUse(use);
     if (!prepared.ok) return this.deny(use, null, { decision: 'deny', code: 'bad_request', reason: prepared.reason });
     const result = this.evaluate(prepared.use);
     if (result.decision === 'allow') {
@@ -210,7 +139,7 @@ export class ConsentEngine implements Disposable {
 
   /** request(), with the grant that allows it (the guest ABI answers its expiry). */
   async ask(ask: ConsentAsk): Promise<ConsentOutcome> {
-    const prepared = this.prepare(ask, true);
+    const prepared = prepareUse(ask, true);
     const agentId = validId(ask.agentId) ? ask.agentId : 'unknown-agent';
     this.ledger.append({
       type: 'consent.request',
@@ -355,51 +284,6 @@ export class ConsentEngine implements Disposable {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
-
-  /**
-   * `asking`: a request for consent rather than a use. A network use without a method counts as a write (fail
-   * closed); a network request without one asks for the domain, which never covers writes anyway.
-   */
-  private prepare(use: CapabilityUse, asking = false): { ok: true; use: PreparedUse } | { ok: false; reason: string } {
-    if (typeof use !== 'object' || use === null) return { ok: false, reason: 'the use must be an object' };
-    if (!validId(use.agentId)) return { ok: false, reason: 'the agent id is missing or malformed' };
-    if (!validId(use.sessionId)) return { ok: false, reason: 'the session id is missing or malformed' };
-    if (!isKnownCapability(use.capability)) return { ok: false, reason: `unknown capability "${clip(String(use.capability))}"` };
-    if (use.method !== undefined && (typeof use.method !== 'string' || !/^[A-Za-z]{1,20}$/.test(use.method))) {
-      return { ok: false, reason: 'the method must be an HTTP method name like "GET"' };
-    }
-    if (use.action !== undefined && (typeof use.action !== 'string' || use.action.length > MAX_TEXT)) {
-      return { ok: false, reason: `the action must be a string of at most ${MAX_TEXT} characters` };
-    }
-    const target = normaliseTarget(use.capability, use.target);
-    if (!target.ok) return { ok: false, reason: target.reason };
-    if (use.target !== undefined && typeof use.target !== 'string') return { ok: false, reason: 'the target must be a string' };
-    const sensitive = asking && use.capability === 'network' && use.method === undefined ? false : isSensitive(use.capability, use.method);
-    const rawTarget = use.target ?? null;
-    const actionKey = this.actionKey(use, target.value, rawTarget);
-    if (sensitive && use.capability === 'process.exec' && actionKey === '') {
-      return { ok: false, reason: 'process.exec must name the command line it runs (action)' };
-    }
-    return {
-      ok: true,
-      use: { agentId: use.agentId, sessionId: use.sessionId, capability: use.capability, target: target.value, rawTarget, sensitive, actionKey },
-    };
-  }
-
-  /**
-   * What a per-action grant names: for a network use "METHOD URL" (the action may be given as the URL or already as
-   * "METHOD URL"; the target stands in when there is none), for process.exec the command line, for the others the
-   * target. Compared as exact strings.
-   */
-  private actionKey(use: CapabilityUse, target: string | null, rawTarget: string | null): string {
-    if (use.capability === 'network') {
-      const method = (use.method ?? 'NONE').toUpperCase();
-      const what = use.action ?? rawTarget ?? '';
-      return what.toUpperCase().startsWith(`${method} `) ? `${method} ${what.slice(method.length + 1)}` : `${method} ${what}`;
-    }
-    if (use.capability === 'process.exec') return use.action ?? rawTarget ?? '';
-    return use.action ?? target ?? '';
-  }
 
   private needsExactAction(use: PreparedUse): boolean {
     return use.sensitive || this.matchingRules(use).some((r) => r.effect === 'ask');
@@ -566,11 +450,7 @@ export class ConsentEngine implements Disposable {
         actor,
         sessionId: grant.sessionId,
         payload: {
-          grantId: grant.id,
-          agentId: grant.agentId,
-          capability: grant.capability,
-          scope: grant.scope,
-          action: recordedTarget(grant.action),
+          ...grantEntryFields(grant),
           target: recordedTarget(context.target),
           reason: context.reason,
           once,
@@ -661,11 +541,7 @@ export class ConsentEngine implements Disposable {
         actor,
         sessionId: grant.sessionId,
         payload: {
-          grantId: grant.id,
-          agentId: grant.agentId,
-          capability: grant.capability,
-          scope: grant.scope,
-          action: recordedTarget(grant.action),
+          ...grantEntryFields(grant),
           reason,
           expiresAt: grant.expiresAt,
           durationS: Math.round((now - grant.grantedAt) / 1000),
