@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { AgentRunEvent, ConsentAnswer, ConsentPrompt } from '../../src-preload/contract';
 import { tempDir } from '../helpers';
-import { connectClient, startTestHost } from '../server/connect';
+import { connectClient, hostWithWorkspace, startTestHost } from '../server/connect';
 
 type Client = Awaited<ReturnType<typeof connectClient>>;
 
@@ -75,14 +75,7 @@ test('bundled agents: listed with their manifests; workspace-summary asks for fi
 });
 
 test('scaffolder: denied, it writes nothing and shows the files as code to copy; allowed, it writes them with diff cards', { timeout: 60_000 }, async (t) => {
-  const workspace = tempDir('ws');
-  const host = await startTestHost();
-  const client = await connectClient(host.server);
-  t.after(async () => {
-    client.dispose();
-    await host.cleanup();
-    workspace.cleanup();
-  });
+  const { client, workspace } = await hostWithWorkspace(t);
   const session = await client.call('session.create', { workspace: workspace.path });
   const denied: ConsentPrompt[] = [];
   const denying = answerPrompts(client, session.id, { kind: 'deny' }, denied);

@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConsentPrompt, GrantChange } from '../../src-preload/contract';
 import { CapabilityRevokedError } from '../../src-main/node/consent/consentErrors';
-import { tempDir, waitFor } from '../helpers';
-import { connectClient, startTestHost } from '../server/connect';
+import { waitFor } from '../helpers';
+import { hostWithWorkspace } from '../server/connect';
 
 test('through the real host: the consent card sees the prompt, answers it, lists the grant and revokes it', async (t) => {
-  const workspace = tempDir('ws');
-  const host = await startTestHost();
-  const client = await connectClient(host.server);
-  t.after(async () => {
-    client.dispose();
-    await host.cleanup();
-    workspace.cleanup();
-  });
+  const { host, client, workspace } = await hostWithWorkspace(t);
   const consent = host.server.services.consent;
   const session = await client.call('session.create', { workspace: workspace.path });
   const use = { agentId: 'scaffolder', sessionId: session.id, capability: 'files.write', target: 'src/new.ts' };

@@ -49,3 +49,19 @@ export async function connectClient(host: RunningServer): Promise<RpcClient<Cont
   const ws = await openSocket(host.port, `?token=${host.token}`);
   return new RpcClient(contract, new WebSocketTransport(ws));
 }
+
+/**
+ * A test host on a throwaway home, a connected client and an empty workspace folder, all cleaned up when the test
+ * ends: what most tests through the real host start with.
+ */
+export async function hostWithWorkspace(t: { after(fn: () => unknown): void }): Promise<{ host: TestHost; client: RpcClient<Contract>; workspace: { path: string } }> {
+  const workspace = tempDir('ws');
+  const host = await startTestHost();
+  const client = await connectClient(host.server);
+  t.after(async () => {
+    client.dispose();
+    await host.cleanup();
+    workspace.cleanup();
+  });
+  return { host, client, workspace: { path: workspace.path } };
+}

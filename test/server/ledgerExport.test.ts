@@ -4,20 +4,13 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { LedgerExportEvent } from '../../src-preload/contract';
-import { waitFor, tempDir } from '../helpers';
-import { connectClient, startTestHost } from './connect';
+import { waitFor } from '../helpers';
+import { connectClient, hostWithWorkspace, startTestHost } from './connect';
 
 const cli = join(__dirname, '../../src-main/cli/omni.ts');
 
 test('Export from the app writes a file into the home that verifies offline, reporting progress on the way', async (t) => {
-  const workspace = tempDir('ws');
-  const host = await startTestHost();
-  const client = await connectClient(host.server);
-  t.after(async () => {
-    client.dispose();
-    await host.cleanup();
-    workspace.cleanup();
-  });
+  const { host, client, workspace } = await hostWithWorkspace(t);
   const session = await client.call('session.create', { workspace: workspace.path });
   const ledger = host.server.services.ledger;
   for (let i = 0; i < 45_000; i++) ledger.append({ type: 'exec.spawn', actor: 'agent-1', sessionId: session.id, payload: { argv: ['echo', String(i)] } });

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { TerminalEvent } from '../../src-preload/contract';
 import { isAlive } from '../../src-main/node/terminals/processTree';
 import { tempDir, waitFor } from '../helpers';
-import { connectClient, startTestHost } from './connect';
+import { connectClient, hostWithWorkspace, startTestHost } from './connect';
 
 test('sessions survive a host restart, with their renames and closes, and each change is in the ledger', async (t) => {
   const home = tempDir('home');
@@ -35,14 +35,7 @@ test('sessions survive a host restart, with their renames and closes, and each c
 });
 
 test('a terminal runs a real shell in the workspace and the ledger view hears of it live', async (t) => {
-  const workspace = tempDir('ws');
-  const host = await startTestHost();
-  const client = await connectClient(host.server);
-  t.after(async () => {
-    client.dispose();
-    await host.cleanup();
-    workspace.cleanup();
-  });
+  const { client, workspace } = await hostWithWorkspace(t);
   const live: string[] = [];
   client.subscribe('ledger.tail', { afterSeq: 0 }, { onItem: (e) => live.push(e.type) });
   const session = await client.call('session.create', { workspace: workspace.path });
@@ -59,14 +52,7 @@ test('a terminal runs a real shell in the workspace and the ledger view hears of
 });
 
 test('closing a terminal kills background jobs that live in their own process groups', async (t) => {
-  const workspace = tempDir('ws');
-  const host = await startTestHost();
-  const client = await connectClient(host.server);
-  t.after(async () => {
-    client.dispose();
-    await host.cleanup();
-    workspace.cleanup();
-  });
+  const { client, workspace } = await hostWithWorkspace(t);
   const session = await client.call('session.create', { workspace: workspace.path });
   const term = await client.call('terminal.open', { sessionId: session.id, cols: 80, rows: 24 });
   let output = '';

@@ -147,22 +147,22 @@ export class AgentRuntime implements Disposable {
   }
 
   suspend(runId: string, actor: string): AgentRunInfo {
-    const run = this.get(runId);
-    const agent = this.agents.get(runId);
-    if (!agent || run.lifecycle.state !== 'Active') throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only an Active run can be suspended`);
-    agent.suspend();
-    run.lifecycle.move('Suspended', 'user');
-    this.options.ledger.append({ type: 'agent.suspend', actor, sessionId: run.info.sessionId, payload: { runId } });
-    return run.info;
+    return this.pauseOrResume(runId, actor, 'Active', 'Suspended', (agent) => agent.suspend());
   }
 
   resume(runId: string, actor: string): AgentRunInfo {
+    return this.pauseOrResume(runId, actor, 'Suspended', 'Active', (agent) => agent.resume());
+  }
+
+  /** The user's Suspend or Resume: the process is stopped or continued, the lifecycle moves, the ledger records it. */
+  private pauseOrResume(runId: string, actor: string, from: 'Active' | 'Suspended', to: 'Active' | 'Suspended', act: (agent: WasmAgent) => void): AgentRunInfo {
     const run = this.get(runId);
     const agent = this.agents.get(runId);
-    if (!agent || run.lifecycle.state !== 'Suspended') throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only a Suspended run can be resumed`);
-    agent.resume();
-    run.lifecycle.move('Active', 'user');
-    this.options.ledger.append({ type: 'agent.resume', actor, sessionId: run.info.sessionId, payload: { runId } });
+    const verb = to === 'Suspended' ? 'suspended' : 'resumed';
+    if (!agent || run.lifecycle.state !== from) throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only a ${from} run can be ${verb}`);
+    act(agent);
+    run.lifecycle.move(to, 'user');
+    this.options.ledger.append({ type: to === 'Suspended' ? 'agent.suspend' : 'agent.resume', actor, sessionId: run.info.sessionId, payload: { runId } });
     return run.info;
   }
 
