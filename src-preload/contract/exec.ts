@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import { call, stream } from './define';
+import { SessionId } from './sessions';
+
+/**
+ * The `shell` tool (spec/shell-exec-actions.md). Field names are the spec's, snake_case, because agents and the
+ * `omni shell` command send this same JSON. `keys` (for send_keys) is ours: the spec leaves send_keys a stub.
+ */
+export const RunId = z.string().regex(/^run_[A-Za-z0-9_-]{8,64}$/, 'expected a run id like "run_…" (spawn returns one)');
+export type RunId = z.infer<typeof RunId>;
+
+export const ShellAction = z.enum(['spawn', 'poll', 'kill', 'send_keys']);
+export type ShellAction = z.infer<typeof ShellAction>;
+
+/** A string is run by /bin/sh -c; an array is the argv itself (no shell parsing). */
+export const ShellCommand = z.union([
+  z.string().min(1, 'command cannot be empty').max(100_000, 'a command line is at most 100,000 characters'),
+  z
+    .array(z.string().max(100_000))
+    .min(1, 'an argv array needs at least the program')
+    .max(10_000)
+    .refine((argv) => argv[0] !== '', 'argv[0] (the program) cannot be empty'),
+]);
+export type ShellCommand = z.infer<typeof ShellCommand>;
+
+export const Watcher = z
+  .object({
+    regex: z.string().min(1, 'a watcher needs a regex').max(10_000),
+    /** The name of the event item written (and the backlog message sent) on a match. */
+    event: z.string().min(1, 'a watcher needs an event name').max(200),
+    /** Fire on the first match only. */
+    once: z.boolean().optional(),
+    /** Which output the regex watches: stdout, stderr or both (default). A PTY has only one stream: output. */
+    scope: z.enum(['stdout', 'stderr', 'output', 'both']).optional(),
+  })
+  .strict();
+export type Watcher = z.infer<typeof Watcher>;
+
+export const MAX_TIMEOUT_SECS = 7 * 24 * 3600;
+export const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
+
+export const ShellRequest = z
+  .object({
+    action: ShellAction.optional(),
+    command: ShellCommand.optional(),
+    background: z.boolean().optional(),
+    pty: z.boolean().optional(),
+    timeout_secs: z
+      .number()
+      .positive('timeout_secs must be more than 0 (seconds)')
+      .max(MAX_TIMEOUT_SECS, `timeout_secs is at most ${MAX_TIMEOUT_SECS} (a week)`)
+      .optional(),
+    max_output_bytes: z
+      .number()
+      .int('max_output_bytes must be a whole number of bytes')
+      .positive('max_output_bytes must be more than 0')
+      .max(MAX_OUTPUT_BYTES, `max_output_bytes is at most ${MAX_OUTPUT_BYTES} (1 GiB)`)
+      .optional(),
+    watch: z.array(Watcher).max(64, 'at most 64 watchers per run').optional(),
+    run_id: RunId.optional(),
+    since_seq: z.number().int('since_seq must be a whole number').min(0, 'since_seq cannot be negative').optional(),
+    session_id: SessionId.optional(),
+    /** send_keys: text and named keys (Enter, Tab, Escape, Backspace, Up, Down, Left, Right, C-c, C-d, ...). */
+    keys: z.array(z.string().max(100_000)).min(1).max(1000).optional(),
+    /** Working directory inside the session's workspace (relative to it); the workspace root by default. */
+    cwd: z.string().max(4096).optional(),
+  })
+  .strict();
+export type ShellRequest = z.infer<typeof ShellRequest>;
+
+export const RunStatus = z.enum(['queued', 'running', 'exited', 'killed', 'timed_out', 'failed']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/**
+ * One persisted item of a run, numbered gaplessly from 1. `stdout`/`stderr` in pipe mode, `output` in PTY mode,
+ * `input` for send_keys, `event` for everything else (watcher match, truncation, timeout, kill, recovery, exit).
+ */
+export const RunItem = z.object({
+  seq: z.number().int().min(1),
+  ts: z.number().int(),
+  kind: z.enum(['stdout', 'stderr', 'output', 'input', 'event']),
+  /** Text for output and input items; the event name for event items. */
+  data: z.string(),
+  /** Details of an event item. */
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+export type RunItem = z.infer<typeof RunItem>;
+
+export const Run = z.object({
+  run_id: RunId,
+  session_id: SessionId,
+  /** 'user' or the agent id that asked. */
+  actor: z.string(),
+  argv: z.array(z.string()),
+  cwd: z.string(),
+  pty: z.boolean(),
+  background: z.boolean(),
+  status: RunStatus,
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  /** Why a run failed or was stopped, in words. */
+  reason: z.string().nullable(),
+  timeout_secs: z.number().nullable(),
+  max_output_bytes: z.number().int().nullable(),
+  output_bytes: z.number().int(),
+  truncated: z.boolean(),
+  attempt: z.number().int(),
+  created_at: z.number().int(),
+  started_at: z.number().int().nullable(),
+  ended_at: z.number().int().nullable(),
+  last_seq: z.number().int(),
+  /** Which OS limits the sandbox enforced for this run, e.g. ["bwrap", "seccomp", "cgroup:memory"]. */
+  sandbox: z.array(z.string()),
+});
+export type Run = z.infer<typeof Run>;
+
+export const ShellResult = z.union([
+  /** spawn */
+  z.object({ action: z.literal('spawn'), run_id: RunId, status: RunStatus }),
+  /** poll: exactly the items after since_seq (up to a page), the run's status, and where to continue. */
+  z.object({
+    action: z.literal('poll'),
+    run_id: RunId,
+    status: RunStatus,
+    exit_code: z.number().int().nullable(),
+    items: z.array(RunItem),
+    next_seq: z.number().int(),
+    /** More items exist after this page: poll again with since_seq = next_seq. */
+    more: z.boolean(),
+  }),
+  z.object({ action: z.literal('kill'), run_id: RunId, status: RunStatus }),
+  z.object({ action: z.literal('send_keys'), run_id: RunId, seq: z.number().int() }),
+  /** The legacy synchronous one-shot (no action). */
+  z.object({
+    action: z.literal('run'),
+    run_id: RunId,
+    status: RunStatus,
+    exit_code: z.number().int().nullable(),
+    stdout: z.string(),
+    stderr: z.string(),
+    truncated: z.boolean(),
+  }),
+]);
+export type ShellResult = z.infer<typeof ShellResult>;
+
+/** A watcher match waiting for the session's agent (delivered on its next turn) and shown to the user. */
+export const BacklogMessage = z.object({
+  id: z.number().int(),
+  session_id: SessionId,
+  run_id: RunId,
+  event: z.string(),
+  text: z.string(),
+  ts: z.number().int(),
+  delivered: z.boolean(),
+});
+export type BacklogMessage = z.infer<typeof BacklogMessage>;
+
+export const RunChange = z.object({ run: Run });
+export type RunChange = z.infer<typeof RunChange>;
+
+export const execContract = {
+  /** The shell tool, as the user (the UI); agents reach the same code through the agent runtime. */
+  'exec.shell': call(ShellRequest, ShellResult),
+  'exec.runs': call(z.object({ sessionId: SessionId }), z.array(Run)),
+  'exec.backlog': call(z.object({ sessionId: SessionId }), z.array(BacklogMessage)),
+  /** Run list changes of one session (status, exit, output size), live. */
+  'exec.runChanges': stream(z.object({ sessionId: SessionId }), RunChange),
+  /** A run's items from since_seq (replay), then live ones until the run ends; credit counts characters. */
+  'exec.items': stream(
+    z.object({ runId: RunId, sinceSeq: z.number().int().min(0).optional() }),
+    RunItem,
+    (item) => Math.max(1, item.data.length),
+  ),
+};
