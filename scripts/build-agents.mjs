@@ -1,17 +1,17 @@
 // Builds the bundled agents: agents/<name>/assembly/index.ts (AssemblyScript, with the SDK in agents/sdk) into
-// assets/agents/<name>/agent.wasm, next to a copy of its manifest.toml. An agent is rebuilt only when its sources or
-// the SDK changed (a hash of them is kept beside the .wasm), so `npm run build` stays quick.
+// assets/agents/<name>/agent.wasm, next to a copy of its manifest.toml. The compile step is the one `omni agent build`
+// uses (agents/sdk/compileAgent.mjs). An agent is rebuilt only when its sources, the SDK or the compile step changed
+// (a hash of them is kept beside the .wasm), so `npm run build` stays quick.
 // `node scripts/build-agents.mjs [--force]`.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { agentToolchain, compileAgent } from '../agents/sdk/compileAgent.mjs';
 
 const root = process.cwd();
 const sourcesDir = join(root, 'agents');
 const outDir = join(root, 'assets', 'agents');
-const sdkDir = join(sourcesDir, 'sdk', 'assembly');
-const asc = join(root, 'node_modules', 'assemblyscript', 'bin', 'asc.js');
+const { asc, sdkDir, compilerModule } = agentToolchain(root);
 const force = process.argv.includes('--force');
 
 function filesUnder(dir) {
@@ -26,7 +26,7 @@ function filesUnder(dir) {
 
 function sourceHash(agentDir) {
   const hash = createHash('sha256');
-  for (const file of [...filesUnder(agentDir), ...filesUnder(sdkDir), asc]) {
+  for (const file of [...filesUnder(agentDir), ...filesUnder(sdkDir), compilerModule, asc]) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');
@@ -48,17 +48,14 @@ for (const name of agents) {
   const hash = sourceHash(source);
   if (!force && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && existsSync(join(target, 'agent.wasm'))) continue;
   mkdirSync(target, { recursive: true });
-  const result = spawnSync(
-    process.execPath,
-    [asc, join(source, 'assembly', 'index.ts'), '-o', join(target, 'agent.wasm'), '--optimize', '--runtime', 'incremental', '--use', 'abort=agents/sdk/assembly/index/onAbort'],
-    { cwd: root, encoding: 'utf8' },
-  );
-  if (result.status !== 0) {
+  const result = compileAgent({ root, entry: join(source, 'assembly', 'index.ts'), cwd: root });
+  if (!result.ok) {
     failed++;
     rmSync(stamp, { force: true });
-    console.error(`build-agents: ${name} failed:\n${result.stdout}${result.stderr}`);
+    console.error(`build-agents: ${name} failed:\n${result.diagnostics}`);
     continue;
   }
+  writeFileSync(join(target, 'agent.wasm'), result.bytes);
   copyFileSync(join(source, 'manifest.toml'), join(target, 'manifest.toml'));
   writeFileSync(stamp, hash);
   built++;

@@ -15,6 +15,8 @@ import {
 } from '../node/agents/manifest';
 import { buildCatalog, bundledAgentsDir, discoverAgents, userAgentsDir } from '../node/agents/registry';
 import { resolveHome } from '../node/home';
+import { agentBuildCommand, agentBuildUsage } from './agentBuildCommand';
+import { agentNewCommand, agentNewUsage } from './agentNewCommand';
 import { agentRunCommand, agentRunUsage } from './agentRunCommand';
 import { parseFlags, UsageError } from './args';
 
@@ -26,8 +28,9 @@ export const agentUsage = `  agent validate DIR
         original is kept as manifest.toml.bak. --dry-run prints the result and writes nothing.
   agent list [--home DIR]
         The installed agents: bundled ones and those in <home>/agents, with the invalid ones and their errors.
+${agentBuildUsage}
+${agentNewUsage}
 ${agentRunUsage}`;
-
 
 /** `omni agent …`: returns the process exit code. */
 export async function agentCommand(args: string[]): Promise<number> {
@@ -41,6 +44,10 @@ export async function agentCommand(args: string[]): Promise<number> {
       return listCommand(rest);
     case 'run':
       return agentRunCommand(rest);
+    case 'build':
+      return buildCommand(rest);
+    case 'new':
+      return newCommand(rest);
     default:
       throw new UsageError(action ? `unknown agent action "${action}"` : 'agent needs an action, e.g. `omni agent validate DIR`');
   }
@@ -117,6 +124,29 @@ async function migrateCommand(args: string[]): Promise<number> {
   console.log(`the migrated manifest still has errors to fix by hand (\`omni agent validate ${folder}\` checks again):`);
   printIssues(report, '  ');
   return 1;
+}
+
+async function buildCommand(args: string[]): Promise<number> {
+  const { folder, flags } = agentFolder(args, 'build');
+  parseFlags(flags, {});
+  return agentBuildCommand(folder);
+}
+
+async function newCommand(args: string[]): Promise<number> {
+  // --name takes a value, so the value is not the folder.
+  const positional: string[] = [];
+  const flagArgs: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!args[i].startsWith('--')) positional.push(args[i]);
+    else {
+      flagArgs.push(args[i]);
+      if (!args[i].includes('=') && i + 1 < args.length) flagArgs.push(args[++i]);
+    }
+  }
+  const flags = parseFlags(flagArgs, { name: 'value' });
+  if (positional.length !== 1) throw new UsageError('agent new needs one folder, e.g. `omni agent new ./my-agent --name my-agent`');
+  if (typeof flags.name !== 'string') throw new UsageError('agent new needs --name NAME, e.g. `omni agent new ./my-agent --name my-agent`');
+  return agentNewCommand(resolve(positional[0]), flags.name);
 }
 
 async function listCommand(args: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 // http-check: fetches a URL (the prompt) and reports its status and the start of its body. Needs network, asked
 // for the URL's domain only; denied or revoked, it says what it would have fetched and stops.
-import { askConsent, fetch, newChunkId, omni_alloc, output, readInput } from '../../sdk/assembly';
+import { askConsent, fetch, newChunkId, omni_alloc, output, readInput } from 'omni-sdk';
 
 export { omni_alloc };
 

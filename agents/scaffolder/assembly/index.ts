@@ -2,7 +2,7 @@
 // "mylib"). Each file is shown as a diff card before it is written; files that exist are left alone. Needs
 // files.write for the new folder; without it (denied, or revoked half way) it shows the remaining files as code for
 // the user to copy, and writes nothing more.
-import { askConsent, newChunkId, omni_alloc, output, readFile, readInput, writeFile } from '../../sdk/assembly';
+import { askConsent, newChunkId, omni_alloc, output, readFile, readInput, writeFile } from 'omni-sdk';
 
 export { omni_alloc };
 

@@ -1,6 +1,6 @@
 // The host functions of the guest ABI v1 (docs/agent-runtime.md). Each takes a UTF-8 JSON request and returns
 // (ptr << 32) | len of a UTF-8 JSON response the host wrote into memory it got from omni_alloc.
-import { JsonValue, parseJson } from './json';
+import { JsonValue, parseJson, quote } from './json';
 
 @external('omni', 'output') declare function omni_output(ptr: usize, len: i32): i64;
 @external('omni', 'artifact') declare function omni_artifact(ptr: usize, len: i32): i64;
@@ -37,4 +37,13 @@ export function scratchGet(request: string): JsonValue {
 }
 export function scratchSet(request: string): JsonValue {
   return callHost(omni_scratch_set, request);
+}
+
+/**
+ * A log line from onAbort, just before the agent traps: the answer is not read. (Going through output() there, which
+ * parses the answer, made AssemblyScript 0.28 crash while compiling agents that parse no JSON of their own.)
+ */
+export function logBeforeTrap(text: string): void {
+  const bytes = String.UTF8.encode('{"content_type":"text/x-log","chunk_id":"log","data":' + quote(text) + '}');
+  omni_output(changetype<usize>(bytes), bytes.byteLength);
 }

@@ -1,5 +1,5 @@
 // The Omniscient Shell agent SDK (AssemblyScript). An agent is a module that exports the four entry points below
-// (re-export them: `export { omni_alloc } from '…/sdk/assembly'`) and uses these helpers. Capabilities the
+// (re-export them: `export { omni_alloc } from 'omni-sdk'`) and uses these helpers. Capabilities the
 // manifest does not declare are refused by the host before the module runs, and every use is checked against the
 // user's live grants: a helper reports a refusal as a result with `ok == false` and an error code such as
 // `capability_denied` or `capability_revoked`, so the agent can take its fallback path.
@@ -167,6 +167,6 @@ export function readInput(ptr: usize, len: i32): Input {
 /** Called instead of the runtime's default abort: reports where the agent failed, then traps. */
 export function onAbort(message: string | null, fileName: string | null, line: u32, column: u32): void {
   const where = (fileName ? fileName : '?') + ':' + line.toString() + ':' + column.toString();
-  output('text/x-log', 'agent aborted: ' + (message ? message : 'no message') + ' at ' + where + '\n', 'log');
+  host.logBeforeTrap('agent aborted: ' + (message ? message : 'no message') + ' at ' + where + '\n');
   unreachable();
 }

@@ -1,6 +1,6 @@
 // workspace-summary: what is in this workspace? Lists the files (three levels deep at most), counts them by kind,
 // and quotes the README. Needs files.read; without it, says so and reads nothing.
-import { askConsent, listFiles, newChunkId, omni_alloc, output, readFile, readInput, JsonValue } from '../../sdk/assembly';
+import { askConsent, listFiles, newChunkId, omni_alloc, output, readFile, readInput, JsonValue } from 'omni-sdk';
 
 export { omni_alloc };
 

@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { closeSync, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ManifestIssues } from './manifestIssues';
 
 const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
@@ -8,8 +8,10 @@ const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
  * Checks `entry`: a relative path with forward slashes, no `..`, naming a file that exists inside the agent folder
  * once symlinks are resolved (a symlink pointing out of the folder would run code the manifest's hash does not
  * cover), and for `sandbox = "wasm"` a WebAssembly module. Returns the resolved path, or null after an error.
+ * With `toBeBuilt` (`omni agent build`), an entry that does not exist yet is accepted where the build may write it:
+ * its nearest existing folder must be inside the agent folder once symlinks are resolved.
  */
-export function checkEntry(entry: string, folder: string, sandbox: string | null, issues: ManifestIssues): string | null {
+export function checkEntry(entry: string, folder: string, sandbox: string | null, issues: ManifestIssues, toBeBuilt = false): string | null {
   const expected = 'a path relative to the agent folder, inside it (e.g. "agent.wasm" or "bin/agent.wasm")';
   if (entry.trim() === '') {
     issues.error('invalid_value', 'entry', expected, 'an empty string', 'name the file the agent starts from, e.g. entry = "agent.wasm"');
@@ -28,6 +30,7 @@ export function checkEntry(entry: string, folder: string, sandbox: string | null
     return null;
   }
   const path = resolve(folder, entry);
+  if (toBeBuilt && !exists(path)) return futureEntryPath(entry, path, folder, issues);
   let real: string;
   try {
     real = realpathSync(path);
@@ -50,6 +53,33 @@ export function checkEntry(entry: string, folder: string, sandbox: string | null
     return null;
   }
   return real;
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a build will write the entry: under its nearest existing folder, which must be inside the agent folder. */
+function futureEntryPath(entry: string, path: string, folder: string, issues: ManifestIssues): string | null {
+  let existing = dirname(path);
+  while (!existsSync(existing)) existing = dirname(existing);
+  const realFolder = realpathSync(folder);
+  const realExisting = realpathSync(existing);
+  const inside = relative(realFolder, realExisting);
+  if (inside.startsWith(`..${sep}`) || inside === '..' || isAbsolute(inside)) {
+    issues.error('entry_outside_folder', 'entry', 'a path relative to the agent folder, inside it', `${JSON.stringify(entry)}, under a symlink to ${realExisting} outside the folder`, 'replace the symlinked folder with a real one');
+    return null;
+  }
+  if (!statSync(realExisting).isDirectory()) {
+    issues.error('invalid_value', 'entry', 'a path under folders of the agent folder', `${JSON.stringify(entry)}, under ${JSON.stringify(relative(realFolder, realExisting))}, which is a file`, 'point entry somewhere else, e.g. entry = "agent.wasm"');
+    return null;
+  }
+  return resolve(realExisting, relative(existing, path));
 }
 
 function startsWith(file: string, magic: Buffer): boolean {

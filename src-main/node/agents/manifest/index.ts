@@ -10,3 +10,4 @@ export { checkManifestBytes, errorsOf, loadManifest, readManifest, warningsOf, t
 export { CURRENT_SCHEMA_VERSION, MANIFEST_FILE, SUPPORTED_SCHEMA_VERSIONS } from './schemaVersions';
 export { formatMemory } from './resourceQuantities';
 export { KNOWN_UI_HINTS } from './uiHints';
+export type { ManifestCheckOptions } from './validateManifest';

@@ -9,7 +9,7 @@ import { parseManifestToml } from './parseManifestToml';
 import { checkSchemaVersion } from './schemaVersionCheck';
 import { MANIFEST_FILE } from './schemaVersions';
 import { tomlKeyLines } from './tomlKeyLines';
-import { validateManifest } from './validateManifest';
+import { validateManifest, type ManifestCheckOptions } from './validateManifest';
 
 /** Everything known about one agent folder's manifest: the typed manifest when valid, and every issue either way. */
 export interface ManifestReport {
@@ -26,7 +26,7 @@ export const errorsOf = (report: { issues: readonly ManifestIssue[] }): Manifest
 export const warningsOf = (report: { issues: readonly ManifestIssue[] }): ManifestIssue[] => report.issues.filter((i) => i.severity === 'warning');
 
 /** Reads and validates `<folder>/manifest.toml`. Never throws for a bad manifest: the report says what is wrong. */
-export function readManifest(agentFolder: string): ManifestReport {
+export function readManifest(agentFolder: string, options: ManifestCheckOptions = {}): ManifestReport {
   const folder = resolve(agentFolder);
   const file = join(folder, MANIFEST_FILE);
   let bytes: Buffer;
@@ -38,18 +38,18 @@ export function readManifest(agentFolder: string): ManifestReport {
     const fix = code === 'ENOENT' ? `add a ${MANIFEST_FILE} (schema_version, name, version, entry, sandbox, capabilities, oauth_scopes, resources, ui.hints)` : 'check the file and its permissions';
     return { folder, file, sha256: null, manifest: null, issues: [{ severity: 'error', code: 'file_unreadable', file, key: null, line: null, column: null, expected: `a readable ${MANIFEST_FILE}`, found, fix }] };
   }
-  return checkManifestBytes(folder, bytes);
+  return checkManifestBytes(folder, bytes, options);
 }
 
 /** Validates manifest bytes as if they were `<folder>/manifest.toml` (also for a migration's result before it is written). */
-export function checkManifestBytes(agentFolder: string, bytes: Buffer): ManifestReport {
+export function checkManifestBytes(agentFolder: string, bytes: Buffer, options: ManifestCheckOptions = {}): ManifestReport {
   const folder = resolve(agentFolder);
   const file = join(folder, MANIFEST_FILE);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const text = bytes.toString('utf8');
   const issues = new ManifestIssues(file, tomlKeyLines(text));
   const table = parseManifestToml(text, issues);
-  const manifest = table && checkSchemaVersion(table, folder, issues) ? validateManifest(table, folder, issues) : null;
+  const manifest = table && checkSchemaVersion(table, folder, issues) ? validateManifest(table, folder, issues, options) : null;
   return { folder, file, sha256, manifest, issues: issues.list };
 }
 

@@ -10,6 +10,11 @@ import { isKnownUiHint, KNOWN_UI_HINTS } from './uiHints';
 
 type Table = Record<string, unknown>;
 
+export interface ManifestCheckOptions {
+  /** `omni agent build`: the entry may not exist yet (the build writes it); it must still be a path inside the folder. */
+  entryToBeBuilt?: boolean;
+}
+
 /** The keys of schema 0.1, per table; anything else is warned about (a typo would otherwise be silently ignored). */
 const KNOWN_KEYS: Record<string, readonly string[]> = {
   '': ['schema_version', 'name', 'version', 'entry', 'sandbox', 'capabilities', 'oauth_scopes', 'resources', 'ui'],
@@ -26,12 +31,12 @@ export const isTable = (value: unknown): value is Table => typeof value === 'obj
  * Validates a parsed schema-0.1 manifest (its `schema_version` already checked) against every §1 field, reporting
  * every problem rather than the first. Returns the typed manifest when there were no errors.
  */
-export function validateManifest(table: Table, folder: string, issues: ManifestIssues): AgentManifest | null {
+export function validateManifest(table: Table, folder: string, issues: ManifestIssues, options: ManifestCheckOptions = {}): AgentManifest | null {
   warnUnknownKeys(table, issues);
   const name = checkName(table.name, issues);
   const version = checkVersion(table.version, issues);
   const sandbox = checkSandbox(table.sandbox, issues);
-  const entryPath = typeof table.entry === 'string' ? checkEntry(table.entry, folder, sandbox, issues) : (issues.wrongType('entry', 'a string path relative to the agent folder', table.entry, 'add e.g. entry = "agent.wasm"'), null);
+  const entryPath = typeof table.entry === 'string' ? checkEntry(table.entry, folder, sandbox, issues, options.entryToBeBuilt) : (issues.wrongType('entry', 'a string path relative to the agent folder', table.entry, 'add e.g. entry = "agent.wasm"'), null);
   const oauthScopes = checkOAuthScopes(table.oauth_scopes, issues);
   const capabilities = checkCapabilities(table.capabilities, oauthScopes, issues);
   const resources = checkResources(table.resources, sandbox, issues);
