@@ -1,13 +1,20 @@
 import { useState, type KeyboardEvent, type RefObject } from 'react';
-import type { TerminalController } from './terminalController';
+import type { XtermScreen } from './xtermScreen';
+
+/** What the search box needs of a card's screen (a terminal's or a process run's). */
+export interface SearchableScreen {
+  readonly search: XtermScreen['search'];
+  readonly term: XtermScreen['term'];
+  focus(): void;
+}
 
 interface Props {
-  controller: TerminalController | null;
+  controller: SearchableScreen | null;
   label: string;
   inputRef: RefObject<HTMLInputElement | null>;
 }
 
-/** The card header's search box: Enter finds the next match, Shift+Enter the previous, Escape returns to the shell. */
+/** The card header's search box: Enter finds the next match, Shift+Enter the previous, Escape returns to the screen. */
 export function TerminalSearch({ controller, label, inputRef }: Props) {
   const [query, setQuery] = useState('');
   const [missed, setMissed] = useState(false);
