@@ -3,6 +3,7 @@ import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { SessionAgents } from '../agents/SessionAgents';
 import { errorMessage } from '../../ui/errorMessage';
+import { SessionRuns } from '../runs/SessionRuns';
 import { openTerminal } from './terminalActions';
 import { TerminalCard } from './TerminalCard';
 import { useSessionTerminals } from './useSessionTerminals';
@@ -51,6 +52,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       <SessionAgents session={session} />
+      <SessionRuns session={session} />
       <div className="card-stream">
         {terminals.length === 0 && !closed && <p className="muted empty">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>}
         {terminals.map((terminal) => (

@@ -1,0 +1,95 @@
+import { useState, type KeyboardEvent, type Ref } from 'react';
+import type { Run } from '../../../src-preload/contract/exec';
+import { useConnection } from '../../bridge/connectionStore';
+import { errorMessage } from '../../ui/errorMessage';
+import { actorLabel, commandLine, formatBytes, formatDuration, isLive, runDurationMs, wasRecovered } from './runFormat';
+import { killRun } from './runActions';
+import { RunStatusBadge } from './RunStatusBadge';
+
+interface Props {
+  run: Run;
+  now: number;
+  /** The row the list's roving focus is on: the only one reachable with Tab. */
+  active: boolean;
+  open: boolean;
+  openRef?: Ref<HTMLButtonElement>;
+  onOpen(): void;
+  onFocus(): void;
+  onKeyDown(event: KeyboardEvent<HTMLButtonElement>): void;
+}
+
+/** One run in the Runs panel: the row itself opens the run's card; Kill stops it while it runs. */
+export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKeyDown }: Props) {
+  const client = useConnection((s) => s.client);
+  const [error, setError] = useState<string | null>(null);
+  const [killing, setKilling] = useState(false);
+  const command = commandLine(run.argv);
+  const duration = runDurationMs(run, now);
+
+  async function kill(): Promise<void> {
+    if (!client) return;
+    setKilling(true);
+    setError(null);
+    try {
+      await killRun(client, run.run_id);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setKilling(false);
+    }
+  }
+
+  return (
+    <li className="exec-run-row" data-testid="exec-run-row" data-run-id={run.run_id} data-status={run.status}>
+      <button
+        ref={openRef}
+        type="button"
+        className="exec-run-open"
+        tabIndex={active ? 0 : -1}
+        aria-pressed={open}
+        title={`${command}\nin ${run.cwd}\nEnter opens its output`}
+        onClick={onOpen}
+        onFocus={onFocus}
+        onKeyDown={onKeyDown}
+      >
+        <code className="exec-command">{command}</code>
+        <span className="exec-run-facts">
+          <RunStatusBadge run={run} />
+          <span data-testid="exec-run-duration">{duration === null ? '—' : formatDuration(duration)}</span>
+          <span data-testid="exec-run-size">
+            {formatBytes(run.output_bytes)}
+            {run.truncated ? ' (truncated)' : ''}
+          </span>
+          <span className="muted">{actorLabel(run.actor)}</span>
+          {run.pty && <span className="badge">PTY</span>}
+          {wasRecovered(run) && (
+            <span className="badge exec-recovered" data-testid="exec-run-recovered" title="The host restarted while this run ran; it was run again">
+              recovered · attempt {run.attempt}
+            </span>
+          )}
+          <span className="exec-sandbox" title="Limits the operating system enforced for this run">
+            {run.sandbox.length === 0 ? (
+              <span className="muted">no sandbox</span>
+            ) : (
+              run.sandbox.map((limit) => (
+                <span key={limit} className="badge" data-testid="exec-run-limit">
+                  {limit}
+                </span>
+              ))
+            )}
+          </span>
+        </span>
+      </button>
+      {isLive(run.status) && (
+        <button type="button" className="icon-button exec-kill" data-testid="exec-run-row-kill" disabled={!client || killing} aria-label={`Kill ${command}`} onClick={() => void kill()}>
+          Kill
+        </button>
+      )}
+      {error && (
+        <small className="item-error" role="alert">
+          {error}
+        </small>
+      )}
+    </li>
+  );
+}

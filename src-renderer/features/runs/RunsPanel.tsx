@@ -1,0 +1,72 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useNow } from '../consent/useNow';
+import { movedIndex } from './listNavigation';
+import { RunCommandForm } from './RunCommandForm';
+import { isLive } from './runFormat';
+import { RunRow } from './RunRow';
+import { useRuns } from './runsStore';
+import { useSessionExecRuns } from './useSessionExecRuns';
+
+const noOpen: readonly string[] = [];
+
+/**
+ * The session's process runs, newest first, live: status, exit code, duration (ticking while a run runs), output
+ * size, who started it, recovery and the sandbox's limits. Arrow keys, Home and End move along the list; Enter opens
+ * the run's card. Above it, the field that starts a command as the user.
+ */
+export function RunsPanel({ sessionId, open }: { sessionId: string; open: boolean }) {
+  const runs = useSessionExecRuns(sessionId);
+  const listError = useRuns((s) => s.listError[sessionId] ?? null);
+  const openCards = useRuns((s) => s.openCards[sessionId] ?? noOpen);
+  const now = useNow(runs.some((run) => isLive(run.status)));
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const rowButtons = useRef(new Map<string, HTMLButtonElement>());
+  const activeIndex = Math.max(0, runs.findIndex((run) => run.run_id === activeId));
+
+  function onRowKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number): void {
+    const next = movedIndex(event.key, index, runs.length);
+    if (next === null) return;
+    event.preventDefault();
+    const target = runs[next];
+    setActiveId(target.run_id);
+    rowButtons.current.get(target.run_id)?.focus();
+  }
+
+  return (
+    <section className="runs-panel" data-testid="runs-panel" aria-label="Process runs in this session">
+      <h3>
+        Runs <span className="muted">({runs.length})</span>
+      </h3>
+      <RunCommandForm sessionId={sessionId} disabled={!open} />
+      {listError && (
+        <small className="item-error" role="alert" data-testid="exec-runs-error">
+          Runs cannot be shown: {listError}
+        </small>
+      )}
+      {runs.length === 0 ? (
+        <p className="muted empty" data-testid="exec-runs-empty">
+          No process runs yet. Commands you run here, and commands agents run, are listed with their output.
+        </p>
+      ) : (
+        <ul className="exec-run-list" aria-label="Runs (arrow keys move, Enter opens the output)">
+          {runs.map((run, index) => (
+            <RunRow
+              key={run.run_id}
+              run={run}
+              now={now}
+              active={index === activeIndex}
+              open={openCards.includes(run.run_id)}
+              openRef={(button) => {
+                if (button) rowButtons.current.set(run.run_id, button);
+                else rowButtons.current.delete(run.run_id);
+              }}
+              onOpen={() => useRuns.getState().openCard(sessionId, run.run_id)}
+              onFocus={() => setActiveId(run.run_id)}
+              onKeyDown={(event) => onRowKeyDown(event, index)}
+            />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+import type { Run, RunStatus } from '../../../src-preload/contract/exec';
+
+/** A run that can still change: the Runs panel ticks its duration, the card offers Kill. */
+export function isLive(status: RunStatus): boolean {
+  return status === 'queued' || status === 'running';
+}
+
+/** "850 ms", "4.2 s", "12 s", "3 min 05 s", "2 h 07 min": precise while short, coarse once long. */
+export function formatDuration(ms: number): string {
+  const clamped = Math.max(0, Math.round(ms));
+  if (clamped < 1000) return `${clamped} ms`;
+  if (clamped < 10_000) return `${(Math.floor(clamped / 100) / 10).toFixed(1)} s`;
+  const seconds = Math.floor(clamped / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  const hours = Math.floor(minutes / 60);
+  return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+
+/** "0 B", "512 B", "1.5 KiB", "10 MiB": binary units, one decimal below ten, never more than the size is. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${Math.max(0, Math.round(bytes))} B`;
+  let value = bytes;
+  let unit = -1;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  // Truncated, not rounded: 1023.96 KiB shows as "1023 KiB", never as "1024 KiB" in the smaller unit.
+  const shown = value < 10 ? (Math.floor(value * 10) / 10).toFixed(1) : String(Math.floor(value));
+  return `${shown.replace(/\.0$/, '')} ${units[unit]}`;
+}
+
+/**
+ * How long the run has taken: start to end once it has ended, start to `now` while it runs, and for a queued run the
+ * time it has waited (from creation). Null when there is nothing to measure (a run that ended before it started).
+ */
+export function runDurationMs(run: Pick<Run, 'status' | 'created_at' | 'started_at' | 'ended_at'>, now: number): number | null {
+  if (run.status === 'queued') return now - run.created_at;
+  if (run.started_at === null) return null;
+  if (run.ended_at !== null) return run.ended_at - run.started_at;
+  return run.status === 'running' ? now - run.started_at : null;
+}
+
+/** The status as a user reads it: "exited 0", "killed (SIGTERM)", "timed out", "failed". */
+export function statusLabel(run: Pick<Run, 'status' | 'exit_code' | 'signal'>): string {
+  switch (run.status) {
+    case 'exited':
+      return run.exit_code === null ? 'exited' : `exited ${run.exit_code}`;
+    case 'killed':
+      return run.signal ? `killed (${run.signal})` : 'killed';
+    case 'timed_out':
+      return 'timed out';
+    default:
+      return run.status;
+  }
+}
+
+/** Whether the outcome deserves attention: a non-zero exit, a kill by the host, a failure. */
+export function isBadOutcome(run: Pick<Run, 'status' | 'exit_code'>): boolean {
+  if (run.status === 'exited') return run.exit_code !== null && run.exit_code !== 0;
+  return run.status === 'timed_out' || run.status === 'failed';
+}
+
+/** A shell-like rendering of argv: `sh -c '…'` shows as the command line the user typed. */
+export function commandLine(argv: readonly string[]): string {
+  if (argv.length === 3 && (argv[0] === '/bin/sh' || argv[0] === 'sh') && argv[1] === '-c') return argv[2];
+  return argv.map(quoteArg).join(' ');
+}
+
+function quoteArg(arg: string): string {
+  if (arg !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Who started the run: "you" or the agent's id. */
+export function actorLabel(actor: string): string {
+  return actor === 'user' ? 'you' : `agent ${actor}`;
+}
+
+/** Attempt 0 is a run that never started; 1 its first start; more means the host restarted under it. */
+export function wasRecovered(run: Pick<Run, 'attempt'>): boolean {
+  return run.attempt > 1;
+}

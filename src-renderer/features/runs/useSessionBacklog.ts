@@ -1,0 +1,47 @@
+import { useEffect } from 'react';
+import type { BacklogMessage } from '../../../src-preload/contract/exec';
+import { useConnection } from '../../bridge/connectionStore';
+import { execClient } from './execClient';
+import { useRuns } from './runsStore';
+
+const none: BacklogMessage[] = [];
+/** A burst of items (a watcher firing on many lines) is one backlog fetch, not one per item. */
+const REFETCH_DELAY_MS = 300;
+/** Delivery to the agent happens on its turn, which no stream announces: look again this often while any wait. */
+const PENDING_RECHECK_MS = 5000;
+
+/**
+ * The session's backlog (watcher matches waiting for, or delivered to, its agent). There is no backlog stream: a
+ * watcher match always writes an event item, which moves its run's last_seq, so the backlog is fetched again whenever
+ * the runs' item counts move, and every few seconds while a message is still pending.
+ */
+export function useSessionBacklog(sessionId: string): BacklogMessage[] {
+  const client = useConnection((s) => s.client);
+  const itemsWritten = useRuns((s) => (s.bySession[sessionId] ?? []).reduce((sum, run) => sum + run.last_seq, 0));
+  const messages = useRuns((s) => s.backlog[sessionId] ?? none);
+  const anyPending = messages.some((m) => !m.delivered);
+
+  useEffect(() => {
+    if (!client) return;
+    let cancelled = false;
+    const fetchBacklog = (): void => {
+      execClient(client)
+        .call('exec.backlog', { sessionId })
+        .then((list) => {
+          if (!cancelled) useRuns.getState().setBacklog(sessionId, list);
+        })
+        .catch(() => {
+          // No exec service or a lost connection: the Runs panel says so; the next client fetches again.
+        });
+    };
+    const soon = setTimeout(fetchBacklog, REFETCH_DELAY_MS);
+    const recheck = anyPending ? setInterval(fetchBacklog, PENDING_RECHECK_MS) : undefined;
+    return () => {
+      cancelled = true;
+      clearTimeout(soon);
+      clearInterval(recheck);
+    };
+  }, [client, sessionId, itemsWritten, anyPending]);
+
+  return messages;
+}
