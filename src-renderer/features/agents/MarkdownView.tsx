@@ -1,7 +1,7 @@
 import { createElement, useMemo, type ReactNode } from 'react';
 import { highlightLine, languageOf } from './highlight';
 import { TokenSpans } from './CodeCard';
-import { parseMarkdown, type Inline } from './markdown';
+import { parseMarkdown, type Inline, type ListBlock, type TableBlock } from './markdown';
 
 function InlineText({ inline }: { inline: Inline[] }): ReactNode {
   return inline.map((part, i) => {
@@ -45,6 +45,48 @@ function CodeBlock({ language, text }: { language: string | null; text: string }
   );
 }
 
+function List({ list }: { list: ListBlock }) {
+  const items = list.items.map((item, j) => (
+    <li key={j}>
+      <InlineText inline={item.inline} />
+      {item.children.map((child, k) => (
+        <List key={k} list={child} />
+      ))}
+    </li>
+  ));
+  return list.ordered ? <ol start={list.start ?? undefined}>{items}</ol> : <ul>{items}</ul>;
+}
+
+function Table({ table }: { table: TableBlock }) {
+  const style = (column: number) => (table.align[column] ? { textAlign: table.align[column] } : undefined);
+  return (
+    <div className="md-table">
+      <table>
+        <thead>
+          <tr>
+            {table.header.map((cell, j) => (
+              <th key={j} style={style(j)}>
+                <InlineText inline={cell} />
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {table.rows.map((row, r) => (
+            <tr key={r}>
+              {row.map((cell, j) => (
+                <td key={j} style={style(j)}>
+                  <InlineText inline={cell} />
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Markdown rendered from the safe subset (see markdown.ts): text only, never HTML. */
 export function MarkdownView({ source }: { source: string }) {
   const blocks = useMemo(() => parseMarkdown(source), [source]);
@@ -60,14 +102,10 @@ export function MarkdownView({ source }: { source: string }) {
                 <InlineText inline={block.inline} />
               </p>
             );
-          case 'list': {
-            const items = block.items.map((item, j) => (
-              <li key={j}>
-                <InlineText inline={item} />
-              </li>
-            ));
-            return block.ordered ? <ol key={i}>{items}</ol> : <ul key={i}>{items}</ul>;
-          }
+          case 'list':
+            return <List key={i} list={block} />;
+          case 'table':
+            return <Table key={i} table={block} />;
           case 'quote':
             return (
               <blockquote key={i}>
