@@ -1,0 +1,128 @@
+import type { Locator, Page } from '@playwright/test';
+import { createSession, expectConnected, saveScreenshot, terminalText, visibleSessionView } from './appDriver';
+import { expect, test } from './fixtures';
+
+/** Types a command into the Runs panel and starts it; returns its row (newest first) and its card (opened at once). */
+async function runCommand(page: Page, command: string, options: { pty?: boolean } = {}): Promise<{ row: Locator; card: Locator }> {
+  const view = visibleSessionView(page);
+  const before = await view.getByTestId('exec-run-row').count();
+  const pty = view.getByTestId('exec-run-pty');
+  if ((await pty.isChecked()) !== !!options.pty) await pty.click();
+  await view.getByTestId('exec-run-command').fill(command);
+  await view.getByTestId('exec-run-command').press('Enter');
+  await expect(view.getByTestId('exec-run-row')).toHaveCount(before + 1);
+  await expect(view.getByTestId('exec-run-command')).toHaveValue('');
+  const row = view.getByTestId('exec-run-row').first();
+  const runId = await row.getAttribute('data-run-id');
+  return { row, card: view.locator(`[data-testid="exec-run-card"][data-run-id="${runId}"]`) };
+}
+
+test.describe('process runs', () => {
+  test('a command runs in the background: exit 0, its size, its output in its card', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-basic'), 'Runs');
+
+    const { row, card } = await runCommand(page, "printf 'hello\\nworld\\n'");
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0');
+    await expect(row.getByTestId('exec-run-size')).toHaveText('12 B');
+    await expect(row).toContainText('you');
+    await expect(card).toBeVisible();
+    await expect.poll(() => terminalText(card)).toBe('hello\nworld');
+    await expect(card.getByTestId('exec-run-notice').filter({ hasText: 'exited with code 0' })).toHaveCount(1);
+    await expect(card.getByTestId('exec-run-kill')).toHaveCount(0);
+
+    // A command that is not there: the shell says so on stderr, and the run ends with 127, marked as a bad outcome.
+    const missing = await runCommand(page, 'no-such-command-omni-e2e');
+    await expect(missing.row.getByTestId('exec-run-status')).toHaveText('exited 127');
+    await expect.poll(() => terminalText(missing.card)).toContain('not found');
+    await saveScreenshot(page, 'runs-panel-light');
+  });
+
+  test('Kill stops a long run: status killed, and the duration stops', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-kill'), 'Kill');
+
+    const { row, card } = await runCommand(page, 'sleep 30');
+    await expect(row.getByTestId('exec-run-status')).toHaveText('running');
+    // The duration ticks while it runs.
+    const firstDuration = await row.getByTestId('exec-run-duration').textContent();
+    await expect.poll(() => row.getByTestId('exec-run-duration').textContent()).not.toBe(firstDuration);
+
+    await card.getByTestId('exec-run-kill').click();
+    await expect(row.getByTestId('exec-run-status')).toHaveText(/^killed/);
+    await expect(card.getByTestId('exec-run-notice').filter({ hasText: 'killed by you' })).toHaveCount(1);
+    await expect(card.getByTestId('exec-run-kill')).toHaveCount(0);
+    await expect(row.getByTestId('exec-run-row-kill')).toHaveCount(0);
+    const stopped = await row.getByTestId('exec-run-duration').textContent();
+    await page.waitForTimeout(1500);
+    await expect(row.getByTestId('exec-run-duration')).toHaveText(stopped!);
+  });
+
+  test('a PTY run takes keys: "echo hi" + Enter prints hi; C-c ends it', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-pty'), 'PTY');
+
+    const { row, card } = await runCommand(page, 'bash --norc --noprofile', { pty: true });
+    await expect(row.getByTestId('exec-run-status')).toHaveText('running');
+    await expect(row).toContainText('PTY');
+    const keys = card.getByTestId('exec-run-keys-text');
+    await keys.fill('echo hi');
+    await card.getByTestId('exec-run-key-Enter').click();
+    await expect(keys).toHaveValue('');
+    // bash echoes the typed line ("echo hi") and then prints the output on a line of its own.
+    await expect.poll(() => terminalText(card)).toMatch(/^hi$/m);
+    // The input is not shown a second time: the PTY's echo is the only copy.
+    expect((await terminalText(card)).match(/echo hi/g)?.length).toBe(1);
+
+    // Enter in the text field sends the text with Enter, like the button.
+    await keys.fill('exit 4');
+    await keys.press('Enter');
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 4');
+    await expect(card.getByTestId('exec-run-keys')).toHaveCount(0);
+  });
+
+  test('closing a card and opening it again (keyboard: arrows + Enter) replays the whole output', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-replay'), 'Replay');
+    const view = visibleSessionView(page);
+
+    const first = await runCommand(page, 'seq 1 5; echo first-done');
+    const whole = '1\n2\n3\n4\n5\nfirst-done';
+    await expect(first.row.getByTestId('exec-run-status')).toHaveText('exited 0');
+    await expect.poll(() => terminalText(first.card)).toBe(whole);
+    const second = await runCommand(page, 'echo second');
+    await expect(second.row.getByTestId('exec-run-status')).toHaveText('exited 0');
+
+    await first.card.getByTestId('exec-run-card-close').click();
+    await second.card.getByTestId('exec-run-card-close').click();
+    await expect(view.getByTestId('exec-run-card')).toHaveCount(0);
+
+    // Newest first: the second run is the top row; Down moves to the first run, Enter opens its card.
+    await view.getByTestId('exec-run-row').first().locator('.exec-run-open').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(first.row.locator('.exec-run-open')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(view.getByTestId('exec-run-card')).toHaveCount(1);
+    await expect(first.card).toBeVisible();
+    // From the first item, each once.
+    await expect.poll(() => terminalText(first.card)).toBe(whole);
+  });
+
+  test('a request the host refuses is shown beside the input, with its message', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-bad'), 'Bad');
+    const view = visibleSessionView(page);
+
+    await view.getByTestId('exec-run-command').fill('x'.repeat(100_001));
+    await view.getByTestId('exec-run-command').press('Enter');
+    await expect(view.getByTestId('exec-run-error')).toContainText('at most 100,000 characters');
+    await expect(view.getByTestId('exec-run-row')).toHaveCount(0);
+    // The command stays for the user to fix.
+    await expect(view.getByTestId('exec-run-command')).not.toHaveValue('');
+  });
+});
