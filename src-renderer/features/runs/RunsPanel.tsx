@@ -8,6 +8,8 @@ import { useRuns } from './runsStore';
 import { useSessionExecRuns } from './useSessionExecRuns';
 
 const noOpen: readonly string[] = [];
+/** Rows shown at first (newest first); a session with thousands of runs shows more on request, a page at a time. */
+const PAGE = 200;
 
 /**
  * The session's process runs, newest first, live: status, exit code, duration (ticking while a run runs), output
@@ -20,14 +22,16 @@ export function RunsPanel({ sessionId, open }: { sessionId: string; open: boolea
   const openCards = useRuns((s) => s.openCards[sessionId] ?? noOpen);
   const now = useNow(runs.some((run) => isLive(run.status)));
   const [activeId, setActiveId] = useState<string | null>(null);
+  const [limit, setLimit] = useState(PAGE);
   const rowButtons = useRef(new Map<string, HTMLButtonElement>());
-  const activeIndex = Math.max(0, runs.findIndex((run) => run.run_id === activeId));
+  const shown = runs.length > limit ? runs.slice(0, limit) : runs;
+  const activeIndex = Math.max(0, shown.findIndex((run) => run.run_id === activeId));
 
   function onRowKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number): void {
-    const next = movedIndex(event.key, index, runs.length);
+    const next = movedIndex(event.key, index, shown.length);
     if (next === null) return;
     event.preventDefault();
-    const target = runs[next];
+    const target = shown[next];
     setActiveId(target.run_id);
     rowButtons.current.get(target.run_id)?.focus();
   }
@@ -49,7 +53,7 @@ export function RunsPanel({ sessionId, open }: { sessionId: string; open: boolea
         </p>
       ) : (
         <ul className="exec-run-list" aria-label="Runs (arrow keys move, Enter opens the output)">
-          {runs.map((run, index) => (
+          {shown.map((run, index) => (
             <RunRow
               key={run.run_id}
               run={run}
@@ -66,6 +70,11 @@ export function RunsPanel({ sessionId, open }: { sessionId: string; open: boolea
             />
           ))}
         </ul>
+      )}
+      {runs.length > shown.length && (
+        <button type="button" className="secondary outline exec-more" onClick={() => setLimit(limit + PAGE)}>
+          Show {Math.min(PAGE, runs.length - shown.length)} older runs ({runs.length - shown.length} not shown)
+        </button>
       )}
     </section>
   );

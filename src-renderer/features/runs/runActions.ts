@@ -8,6 +8,11 @@ export async function spawnRun(client: OmniClient, sessionId: string, command: s
   const result = await execClient(client).call('exec.shell', { action: 'spawn', command, session_id: sessionId, pty });
   if (result.action !== 'spawn') throw new Error(`the host answered spawn with "${result.action}"`);
   useRuns.getState().openCard(sessionId, result.run_id);
+  // The run changes stream brings the new run too; listing once more makes the card independent of that timing.
+  void execClient(client)
+    .call('exec.runs', { sessionId })
+    .then((runs) => useRuns.getState().mergeRuns(sessionId, runs))
+    .catch(() => undefined);
   return result.run_id;
 }
 
