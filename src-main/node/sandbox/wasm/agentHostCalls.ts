@@ -6,6 +6,7 @@ import { guardedFetch } from './guardedFetch';
 import { HostCallError } from './hostCallError';
 import type { SandboxConsent } from './sandboxConsent';
 import type { WorkspaceFiles } from './workspaceFiles';
+import { prepareInjection, type CredentialInjector } from '../../vault/handleInjection';
 
 export interface AgentHostCallsOptions {
   agentId: string;
@@ -23,6 +24,8 @@ export interface AgentHostCallsOptions {
    * The guest blocks meanwhile, so a flooding agent is slowed down instead of the host or the UI.
    */
   outputPacing?: (chunk: OutputChunk) => number;
+  /** Credential handles (vault/handleInjection.ts): issued by omni.consent for oauth:*, honoured by net_fetch. */
+  credentials?: CredentialInjector;
 }
 
 export interface OutputChunk {
@@ -171,7 +174,10 @@ export class AgentHostCalls implements Disposable {
     } finally {
       this.inFlight.delete(asking);
     }
-    return outcome.decision === 'allow' ? { granted: true, expires_at: outcome.grant?.expiresAt ?? null } : { granted: false, expires_at: null, reason: outcome.reason };
+    if (outcome.decision !== 'allow') return { granted: false, expires_at: null, reason: outcome.reason };
+    // oauth:<provider>.<scope>: the agent gets an opaque handle to use on net_fetch, never the token.
+    const handle = capability.startsWith('oauth:') ? this.o.credentials?.issueHandle({ agentId, sessionId, capability }) : undefined;
+    return { granted: true, expires_at: outcome.grant?.expiresAt ?? null, ...handle };
   }
 
   /** Both the path as asked and the path it really is must be granted: a link inside the workspace cannot widen a scope. */
@@ -225,15 +231,19 @@ export class AgentHostCalls implements Disposable {
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers[name] = value;
     }
     const body = req.body_b64 === undefined ? undefined : Buffer.from(str(req, 'body_b64')!, 'base64');
+    const injection = await prepareInjection(this.o.credentials, headers, { agentId, sessionId }).catch((error: unknown) => Promise.reject(asHostCallError(error)));
     const hops: { controller: AbortController; release: () => void }[] = [];
     try {
       const response = await guardedFetch(
         { url, method, headers, body },
         {
           ...network,
+          headersFor: injection?.headersFor,
           authorize: (hop) => {
             const host = hop.hostname.replace(/^\[|\]$/g, '');
-            const grantSignal = this.authorize('network', host, { method, action: `${method} ${hop.toString()}` });
+            const networkSignal = this.authorize('network', host, { method, action: `${method} ${hop.toString()}` });
+            // With a handle, its end (grant revoked or expired, connection gone) aborts the request too.
+            const grantSignal = injection ? AbortSignal.any([networkSignal, injection.signal]) : networkSignal;
             // The grant's signal carries the engine's error; the guest gets it as a host call error.
             const controller = new AbortController();
             const onEnd = () => controller.abort(asHostCallError(grantSignal.reason, 'the network grant ended while the request was in flight; it was aborted'));
@@ -248,6 +258,7 @@ export class AgentHostCalls implements Disposable {
       // Origin and path only: a query string is where a URL tends to carry secrets.
       const at = new URL(response.url);
       audit?.({ type: 'agent.net_request', actor: `agent:${agentId}`, sessionId, payload: { method, url: `${at.origin}${at.pathname}`, status: response.status } });
+      injection?.recordUse({ method, url: at, status: response.status });
       return { status: response.status, headers: response.headers, body_b64: response.body.toString('base64') };
     } finally {
       for (const { controller, release } of hops) {

@@ -34,6 +34,11 @@ export interface GuardedFetchOptions {
   maxBodyBytes?: number;
   timeoutMs?: number;
   maxRedirects?: number;
+  /**
+   * Headers for one hop only, decided per URL (a credential the vault injects toward its provider's hosts): never
+   * carried over to a redirect's next hop unless asked for again.
+   */
+  headersFor?: (url: URL) => Record<string, string>;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -78,7 +83,8 @@ export async function guardedFetch(request: FetchRequest, options: GuardedFetchO
       const why = trusted.has(host) ? null : blockedAddressReason(host);
       if (why) throw blocked(host, host, why);
     }
-    const response = await oneHop(url, method, headers, body, { signal, trusted, maxBody, deadline });
+    const hopHeaders = options.headersFor ? { ...headers, ...lowerCased(options.headersFor(url)) } : headers;
+    const response = await oneHop(url, method, hopHeaders, body, { signal, trusted, maxBody, deadline });
     const location = response.headers.location;
     if (!REDIRECTS.has(response.status) || !location) return { ...response, url: url.toString() };
     if (hop >= (options.maxRedirects ?? 5)) {
@@ -92,6 +98,10 @@ export async function guardedFetch(request: FetchRequest, options: GuardedFetchO
     }
     url = next;
   }
+}
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 function oneHop(

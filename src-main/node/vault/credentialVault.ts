@@ -1,0 +1,128 @@
+import { DisposableStore, type Disposable } from '../../../src-preload/rpc';
+import type { HostKeychain } from './hostKeychain';
+import { KeychainUnavailableError, type Keychain } from './keychain';
+import { Secret } from './secret';
+import type { SecretRegistry } from './secretRegistry';
+import { VaultUnavailableError } from './vaultErrors';
+
+/** What is stored for a connection: an API key, or OAuth tokens. Every value stays wrapped in a Secret. */
+export type Credential =
+  | { kind: 'api_key'; apiKey: Secret<string> }
+  | { kind: 'oauth'; accessToken: Secret<string>; refreshToken: Secret<string> | null; tokenType: string };
+
+/** The keychain account a connection's credential is filed under. */
+export const credentialAccount = (connectionId: string): string => `connection/${connectionId}`;
+
+interface StoredCredential {
+  v: 1;
+  kind: 'api_key' | 'oauth';
+  api_key?: string;
+  access_token?: string;
+  refresh_token?: string | null;
+  token_type?: string;
+}
+
+/**
+ * Credentials by connection id, in the OS keychain and nowhere else. Every value stored or read is registered with
+ * the secret registry, so the ledger's and the log's scrubber take it out of anything written. Without a keychain
+ * every call throws VaultUnavailableError (there is no plaintext fallback), and `available` says so up front.
+ */
+export class CredentialVault implements Disposable {
+  private readonly keychain: Keychain | null;
+  /** Why there is no keychain; null when there is one. */
+  readonly problem: string | null;
+  /** The registrations of each connection's values, disposed when they are replaced or deleted. */
+  private readonly registrations = new Map<string, DisposableStore>();
+
+  constructor(
+    host: HostKeychain,
+    private readonly registry: SecretRegistry,
+  ) {
+    this.keychain = host.keychain;
+    this.problem = host.keychain ? null : (host.problem ?? 'no keychain is available');
+  }
+
+  get available(): boolean {
+    return this.keychain !== null;
+  }
+
+  async store(connectionId: string, credential: Credential): Promise<void> {
+    const keychain = this.require();
+    const stored: StoredCredential =
+      credential.kind === 'api_key'
+        ? { v: 1, kind: 'api_key', api_key: credential.apiKey.expose() }
+        : { v: 1, kind: 'oauth', access_token: credential.accessToken.expose(), refresh_token: credential.refreshToken?.expose() ?? null, token_type: credential.tokenType };
+    // Registered before the write: an error from the keychain that quotes what it was given is scrubbed too.
+    const registrations = this.register(credential);
+    try {
+      await this.guard(keychain.set(credentialAccount(connectionId), new Secret(JSON.stringify(stored))));
+    } catch (error) {
+      registrations.dispose();
+      throw error;
+    }
+    this.registrations.get(connectionId)?.dispose();
+    this.registrations.set(connectionId, registrations);
+  }
+
+  /** The credential, or null when none is stored (deleted, or removed from the keychain by the user). */
+  async read(connectionId: string): Promise<Credential | null> {
+    const keychain = this.require();
+    const secret = await this.guard(keychain.get(credentialAccount(connectionId)));
+    if (!secret) return null;
+    let parsed: StoredCredential;
+    try {
+      parsed = JSON.parse(secret.expose()) as StoredCredential;
+    } catch {
+      return null;
+    }
+    const credential: Credential | null =
+      parsed.kind === 'api_key' && typeof parsed.api_key === 'string'
+        ? { kind: 'api_key', apiKey: new Secret(parsed.api_key) }
+        : parsed.kind === 'oauth' && typeof parsed.access_token === 'string'
+          ? {
+              kind: 'oauth',
+              accessToken: new Secret(parsed.access_token),
+              refreshToken: typeof parsed.refresh_token === 'string' ? new Secret(parsed.refresh_token) : null,
+              tokenType: parsed.token_type ?? 'bearer',
+            }
+          : null;
+    if (credential && !this.registrations.has(connectionId)) this.registrations.set(connectionId, this.register(credential));
+    return credential;
+  }
+
+  /** Removes the credential; false when there was none. */
+  async delete(connectionId: string): Promise<boolean> {
+    const keychain = this.require();
+    const removed = await this.guard(keychain.delete(credentialAccount(connectionId)));
+    this.registrations.get(connectionId)?.dispose();
+    this.registrations.delete(connectionId);
+    return removed;
+  }
+
+  dispose(): void {
+    for (const registrations of this.registrations.values()) registrations.dispose();
+    this.registrations.clear();
+  }
+
+  private require(): Keychain {
+    if (!this.keychain) throw new VaultUnavailableError(this.problem ?? 'no keychain is available');
+    return this.keychain;
+  }
+
+  /** A keychain that stops working later (locked after opening) is reported the same way as one that never did. */
+  private async guard<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) throw new VaultUnavailableError(error.message, { cause: error });
+      throw error;
+    }
+  }
+
+  private register(credential: Credential): DisposableStore {
+    const store = new DisposableStore();
+    const values = credential.kind === 'api_key' ? [credential.apiKey] : [credential.accessToken, credential.refreshToken];
+    for (const value of values) if (value) store.add(this.registry.register(value));
+    return store;
+  }
+}
