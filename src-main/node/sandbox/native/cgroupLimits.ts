@@ -1,0 +1,254 @@
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Per-run cgroups for the limits a run asks for. Both layouts exist in the wild: cgroup v1 (a hierarchy per
+ * controller: memory.limit_in_bytes, pids.max, cpu.cfs_quota_us) and v2 (one hierarchy: memory.max, pids.max,
+ * cpu.max, usable only where the controller is delegated to our cgroup). A run's cgroup is created below the
+ * host's own cgroup in each hierarchy, so the limits of whoever started the host still apply above it.
+ */
+export type Controller = 'memory' | 'pids' | 'cpu';
+
+export interface ControllerPlace {
+  controller: Controller;
+  version: 1 | 2;
+  /** The directory under which per-run cgroups are created. */
+  parent: string;
+}
+
+export interface CgroupSupport {
+  places: Partial<Record<Controller, ControllerPlace>>;
+  /** Why a controller is not usable, in words, for the probe. */
+  missing: Partial<Record<Controller, string>>;
+}
+
+interface Mount {
+  type: 'cgroup' | 'cgroup2';
+  point: string;
+  controllers: string[];
+}
+
+function cgroupMounts(): Mount[] {
+  let text = '';
+  try {
+    text = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return [];
+  }
+  const mounts: Mount[] = [];
+  for (const line of text.split('\n')) {
+    const [left, right] = line.split(' - ');
+    if (!right) continue;
+    const [type, , superOptions = ''] = right.split(' ');
+    if (type !== 'cgroup' && type !== 'cgroup2') continue;
+    const point = unescapeMount(left.split(' ')[4]);
+    mounts.push({ type, point, controllers: type === 'cgroup' ? superOptions.split(',') : [] });
+  }
+  return mounts;
+}
+
+function unescapeMount(path: string): string {
+  return path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
+
+/** /proc/self/cgroup: hierarchy controllers ("memory", "" for v2) → our path in it. */
+function ownPaths(): Map<string, string> {
+  const paths = new Map<string, string>();
+  try {
+    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
+      const match = /^\d+:([^:]*):(.*)$/.exec(line);
+      if (match) for (const controller of match[1].split(',')) paths.set(controller, match[2]);
+    }
+  } catch {
+    // not Linux, or no /proc
+  }
+  return paths;
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+
+export function detectCgroups(): CgroupSupport {
+  const support: CgroupSupport = { places: {}, missing: {} };
+  const mounts = cgroupMounts();
+  const own = ownPaths();
+  const v2 = mounts.find((m) => m.type === 'cgroup2');
+  const v2Own = v2 && own.has('') ? join(v2.point, own.get('')!) : null;
+  const v2Available = v2Own && existsSync(join(v2Own, 'cgroup.controllers')) ? readFileSync(join(v2Own, 'cgroup.controllers'), 'utf8').trim().split(/\s+/) : [];
+  const v2Delegated = v2Own && existsSync(join(v2Own, 'cgroup.subtree_control')) ? readFileSync(join(v2Own, 'cgroup.subtree_control'), 'utf8').trim().split(/\s+/) : [];
+  for (const controller of ['memory', 'pids', 'cpu'] as const) {
+    const v1 = mounts.find((m) => m.type === 'cgroup' && m.controllers.includes(controller));
+    if (v1) {
+      const parent = join(v1.point, own.get(controller) ?? '/');
+      if (existsSync(join(parent, 'cgroup.procs'))) {
+        if (writable(parent)) support.places[controller] = { controller, version: 1, parent };
+        else support.missing[controller] = `cgroup v1 ${controller} controller at ${parent} is not writable by this user`;
+        continue;
+      }
+    }
+    if (v2Own && v2Available.includes(controller)) {
+      if (v2Delegated.includes(controller) && writable(v2Own)) support.places[controller] = { controller, version: 2, parent: v2Own };
+      else support.missing[controller] = `cgroup v2 ${controller} controller is not delegated to ${v2Own} (start the app in a delegated scope, e.g. systemd-run --user --scope -p Delegate=yes)`;
+      continue;
+    }
+    support.missing[controller] = `no writable ${controller} controller`;
+  }
+  return support;
+}
+
+export interface RunCgroup {
+  /** The cgroup.procs files the run's first process writes its pid into, before it starts anything. */
+  procsFiles: string[];
+  /** What was applied, for PreparedLaunch.enforced: "cgroup-v1:memory", ... */
+  enforced: string[];
+  limitHit(): string | null;
+  /** Kills every process left in the run's cgroups and removes them. */
+  remove(): void;
+}
+
+export interface CgroupRequest {
+  memBytes?: number;
+  pids?: number;
+  cpuMillicores?: number;
+}
+
+const CPU_PERIOD_US = 100_000;
+
+/** Creates the run's cgroups and writes its limits; a controller the machine does not offer is skipped (and not reported as enforced). */
+export function createRunCgroup(support: CgroupSupport, name: string, request: CgroupRequest): RunCgroup {
+  const dirs: { place: ControllerPlace; dir: string }[] = [];
+  const enforced: string[] = [];
+  const wants: [Controller, number | undefined][] = [
+    ['memory', request.memBytes],
+    ['pids', request.pids],
+    ['cpu', request.cpuMillicores],
+  ];
+  const v2Dirs = new Map<string, string>();
+  try {
+    for (const [controller, value] of wants) {
+      const place = support.places[controller];
+      if (value === undefined || !place) continue;
+      let dir = place.version === 2 ? v2Dirs.get(place.parent) : undefined;
+      if (!dir) {
+        dir = join(place.parent, name);
+        mkdirSync(dir);
+        dirs.push({ place, dir });
+        if (place.version === 2) v2Dirs.set(place.parent, dir);
+      }
+      writeLimit(place, dir, value);
+      enforced.push(`cgroup-v${place.version}:${controller}`);
+    }
+  } catch (error) {
+    removeDirs(dirs.map((d) => d.dir));
+    throw error;
+  }
+  const unique = [...new Set(dirs.map((d) => d.dir))];
+  return {
+    procsFiles: unique.map((dir) => join(dir, 'cgroup.procs')),
+    enforced,
+    limitHit: () => limitHit(dirs, request),
+    remove: () => removeDirs(unique),
+  };
+}
+
+function writeLimit(place: ControllerPlace, dir: string, value: number): void {
+  const put = (file: string, text: string) => writeFileSync(join(dir, file), text);
+  if (place.controller === 'memory') {
+    if (place.version === 1) {
+      put('memory.limit_in_bytes', String(value));
+      // With swap accounting, memory+swap gets the same bound, so the run cannot swap its way past the limit.
+      if (existsSync(join(dir, 'memory.memsw.limit_in_bytes'))) put('memory.memsw.limit_in_bytes', String(value));
+    } else {
+      put('memory.max', String(value));
+      if (existsSync(join(dir, 'memory.swap.max'))) put('memory.swap.max', '0');
+    }
+  } else if (place.controller === 'pids') {
+    put('pids.max', String(value));
+  } else {
+    const quota = Math.max(1000, Math.round((value / 1000) * CPU_PERIOD_US));
+    if (place.version === 1) {
+      put('cpu.cfs_period_us', String(CPU_PERIOD_US));
+      put('cpu.cfs_quota_us', String(quota));
+    } else put('cpu.max', `${quota} ${CPU_PERIOD_US}`);
+  }
+}
+
+function readCounter(file: string, key: string): number {
+  try {
+    const match = new RegExp(`^${key} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function limitHit(dirs: { place: ControllerPlace; dir: string }[], request: CgroupRequest): string | null {
+  for (const { place, dir } of dirs) {
+    const events = place.version === 1 ? 'memory.oom_control' : 'memory.events';
+    if ((place.controller === 'memory' || place.version === 2) && readCounter(join(dir, events), 'oom_kill') > 0 && request.memBytes !== undefined) {
+      return `memory limit of ${formatBytes(request.memBytes)} reached: the kernel killed a process of the run`;
+    }
+    if ((place.controller === 'pids' || place.version === 2) && readCounter(join(dir, 'pids.events'), 'max') > 0 && request.pids !== undefined) {
+      return `process limit of ${request.pids} reached: the run could not start more processes or threads`;
+    }
+  }
+  return null;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+function pidsIn(dir: string): number[] {
+  try {
+    return readFileSync(join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Kills what is left (v2: cgroup.kill; v1: SIGKILL to each member until none is left), then removes the cgroups. */
+function removeDirs(dirs: string[]): void {
+  for (const dir of dirs) {
+    if (existsSync(join(dir, 'cgroup.kill'))) {
+      try {
+        writeFileSync(join(dir, 'cgroup.kill'), '1');
+      } catch {
+        // fall through to signalling each process
+      }
+    }
+    for (let round = 0; round < 100; round++) {
+      const pids = pidsIn(dir);
+      if (pids.length === 0) break;
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+  for (const dir of dirs) {
+    // A killed process leaves the cgroup a moment after the signal; rmdir fails with EBUSY until then.
+    const deadline = Date.now() + 2000;
+    for (;;) {
+      try {
+        rmdirSync(dir);
+        break;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') break;
+        if (Date.now() > deadline) break;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      }
+    }
+  }
+}

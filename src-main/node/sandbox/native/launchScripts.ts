@@ -1,0 +1,52 @@
+/**
+ * The two small sh programs around bwrap. Both take everything as positional arguments (never spliced into the
+ * script text), so no path or argument needs quoting. A setup failure exits 125 with a line on stderr saying what
+ * failed, before the command has run.
+ */
+
+/** The port the bridge listens on inside the sandbox's own network namespace (only the run can reach it). */
+export const BRIDGE_PORT = 3128;
+/** 127.0.0.1:3128 as /proc/net/tcp writes it, listening (state 0A). */
+const BRIDGE_LOCAL = `0100007F:${BRIDGE_PORT.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * Runs on the host, as the spawned process: joins the run's cgroups first (so every process the run ever starts is
+ * inside them: nothing has forked yet), sets RLIMIT_CPU, opens the seccomp program on fd 9 and execs bwrap.
+ * Arguments: <n> <cgroup.procs>×n <cpu seconds | -> <seccomp file> <bwrap argv...>
+ */
+export const HOST_SCRIPT = [
+  'n=$1; shift',
+  'while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "omni sandbox: cannot join cgroup $1" >&2; exit 125; }; shift; n=$((n - 1)); done',
+  'if [ "$1" != - ]; then ulimit -t "$1" || { echo "omni sandbox: cannot set RLIMIT_CPU" >&2; exit 125; }; fi; shift',
+  'exec 9< "$1" || { echo "omni sandbox: cannot open the seccomp filter" >&2; exit 125; }; shift',
+  'exec "$@"',
+].join('\n');
+
+/**
+ * Runs inside the outer bwrap (its own user, mount, pid and network namespaces; no seccomp yet), when the run stages
+ * its writes or has a network grant: mounts the overlay over the workspace, starts the proxy bridge (socat:
+ * TCP 127.0.0.1:3128 → the host proxy's unix socket) and waits until it listens, runs the inner bwrap, then writes the
+ * staging manifest (see stagedWrites.ts) and exits with the command's status. When this pid namespace ends, so does
+ * the bridge.
+ * Arguments: <workspace> <upper | -> <work | -> <manifest | -> <proxy socket | -> <inner bwrap argv...>
+ */
+export const OUTER_SCRIPT = [
+  'ws=$1 up=$2 wk=$3 manifest=$4 sock=$5; shift 5',
+  'if [ "$up" != - ]; then',
+  '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
+  'fi',
+  'if [ "$sock" != - ]; then',
+  `  socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
+  '  ready=; tries=0',
+  '  while [ -z "$ready" ]; do',
+  `    while read -r _ local _ state _; do [ "$local" = ${BRIDGE_LOCAL} ] && [ "$state" = 0A ] && ready=1; done < /proc/net/tcp`,
+  '    tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: the network bridge did not start" >&2; exit 125; }',
+  '  done',
+  'fi',
+  '"$@"',
+  'status=$?',
+  'if [ "$manifest" != - ]; then',
+  '  find "$up" -type d -exec sh -c \'up=$1 ws=$2; shift 2; for d; do rel=".${d#"$up"}"; printf "\\0%s\\0" "$rel"; find "$ws${d#"$up"}" -mindepth 1 -maxdepth 1 -printf "%f\\0"; done\' sh "$up" "$ws" {} + > "$manifest.tmp" && mv "$manifest.tmp" "$manifest"',
+  'fi',
+  'exit $status',
+].join('\n');

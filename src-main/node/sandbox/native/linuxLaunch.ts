@@ -1,0 +1,188 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRunCgroup, type RunCgroup } from './cgroupLimits';
+import { startEgressProxy, type EgressProxy } from './egressProxy';
+import { BRIDGE_PORT, HOST_SCRIPT, OUTER_SCRIPT } from './launchScripts';
+import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
+import { NativeSandboxPolicyError, NativeSandboxUnavailableError } from './nativeSandboxErrors';
+import type { SandboxProbe } from './probeSandbox';
+import { defaultSecretPaths, hideArgs, homeArgs, isInside, systemMountArgs } from './sandboxMounts';
+import { compileSeccompFilter, seccompArch } from './seccompFilter';
+import { commitStaging, prepareStaging, removeRunDir, type StagingDirs } from './stagedWrites';
+
+/**
+ * One run's launch on Linux. The spawned process is a small sh on the host (joins the run's cgroups, sets
+ * RLIMIT_CPU, opens the seccomp program) that execs bwrap:
+ *
+ *   plain run:   sh → bwrap (user+pid+net namespaces, read-only system, seccomp) → command
+ *   staged or
+ *   networked:   sh → bwrap "outer" (user+pid+net namespaces, whole host visible, CAP_SYS_ADMIN in its namespace
+ *                only: mounts the overlay, starts the socat bridge) → bwrap "inner" (as above, sharing the
+ *                outer's network namespace) → command
+ *
+ * Killing the spawned process kills everything: bwrap's child dies with its parent, and the end of a pid namespace
+ * ends every process in it (a daemonised grandchild included). dispose() also empties the run's cgroups.
+ */
+export interface LinuxLaunchContext {
+  probe: SandboxProbe;
+  stagingRoot: string;
+  appHome?: string;
+  onNetworkRequest?(event: NetworkRequestEvent): void;
+  resolveHost?(host: string): Promise<string[]>;
+  trustedAddresses?: ReadonlySet<string>;
+}
+
+const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'];
+
+export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLaunchContext): Promise<PreparedLaunch> {
+  const { probe } = context;
+  if (!probe.usable || !probe.bwrapPath) {
+    const problem = probe.problem ?? { reason: 'bwrap_missing' as const, message: 'bwrap not found', hint: 'install bubblewrap' };
+    throw new NativeSandboxUnavailableError(problem.reason, problem.message, problem.hint);
+  }
+  if (policy.network && !probe.socatPath) {
+    throw new NativeSandboxUnavailableError('socat_missing', 'the run has a network grant but socat (the bridge to the allowlist proxy) is not installed', 'install socat (apt-get install socat), or run without network');
+  }
+  if ((policy.stageWrites || policy.network) && !probe.setprivPath) {
+    throw new NativeSandboxUnavailableError('setpriv_missing', 'staged writes and network grants need setpriv (util-linux), which is not installed', 'install util-linux, or run without them');
+  }
+  if (policy.stageWrites && !probe.overlay) {
+    throw new NativeSandboxUnavailableError('overlay_unavailable', 'staged writes need overlayfs in a user namespace, which this kernel refuses', 'use Linux 5.11 or newer, or run without staged writes');
+  }
+  const arch = seccompArch();
+  if (!arch) throw new NativeSandboxUnavailableError('unsupported_platform', `no seccomp filter for ${process.arch}`, 'run on x86_64 or aarch64');
+  const bwrap = probe.bwrapPath;
+  const secrets = [...defaultSecretPaths(context.appHome), ...(policy.hiddenPaths ?? [])];
+  const holding = secrets.find((secret) => isInside(policy.workspace, secret));
+  if (holding) throw new NativeSandboxPolicyError('workspace', `${policy.workspace} is inside ${holding}, a place secrets live`, 'open a folder outside it');
+
+  const cleanups: (() => void)[] = [];
+  const cleanUp = () => {
+    for (const step of cleanups.splice(0).reverse()) {
+      try {
+        step();
+      } catch {
+        // keep cleaning
+      }
+    }
+  };
+  try {
+    const runDir = mkdtempSync(join(context.stagingRoot, `omni-native-${process.pid}-`));
+    cleanups.push(() => removeRunDir(runDir));
+    const filterPath = join(runDir, 'seccomp.bpf');
+    writeFileSync(filterPath, compileSeccompFilter(arch));
+
+    const resources = policy.resources ?? {};
+    const wantsCgroup = resources.memBytes !== undefined || resources.pids !== undefined || resources.cpuMillicores !== undefined;
+    let cgroup: RunCgroup | null = null;
+    if (wantsCgroup) {
+      cgroup = createRunCgroup(probe.cgroups, `omni-run-${process.pid}-${runDir.slice(-6)}`, resources);
+      const made = cgroup;
+      cleanups.push(() => made.remove());
+    }
+
+    let proxy: EgressProxy | null = null;
+    const socketPath = join(runDir, 'proxy.sock');
+    if (policy.network) {
+      const grant = policy.network;
+      proxy = await startEgressProxy({
+        listen: { path: socketPath },
+        allowDomains: grant.allowDomains,
+        label: policy.label,
+        stillGranted: grant.stillGranted ? () => grant.stillGranted!() : undefined,
+        onRequest: (event) => {
+          grant.onRequest?.(event);
+          context.onNetworkRequest?.(event);
+        },
+        resolveHost: context.resolveHost,
+        trustedAddresses: context.trustedAddresses,
+      });
+      const started = proxy;
+      cleanups.push(() => void started.close());
+    }
+
+    const staging: StagingDirs | null = policy.stageWrites ? prepareStaging(runDir, policy.workspace) : null;
+    const outer = staging !== null || proxy !== null;
+    const home = homeArgs(policy.workspace);
+    const meta = join(policy.workspace, '.meta');
+
+    // The command's user inside: the host user's uid, or 1000 for root, so it is never "root" even in its namespace.
+    const identity = ['--uid', String(process.getuid?.() || 1000), '--gid', String(process.getgid?.() || 1000)];
+    const inner = [
+      '--unshare-user', ...(outer ? [] : identity), '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+      ...(outer ? [] : ['--unshare-net']),
+      '--die-with-parent', ...(policy.tty ? [] : ['--new-session']),
+      '--cap-drop', 'ALL', '--disable-userns',
+      ...systemMountArgs(),
+      '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
+      ...home.args,
+      '--bind', policy.workspace, policy.workspace,
+      // .meta/context.md and session.json are the host's: readable, never written by a run.
+      '--ro-bind-try', meta, meta,
+      ...hideArgs(secrets, [policy.workspace]),
+      '--chdir', policy.cwd,
+      '--seccomp', '9',
+      '--', ...policy.argv,
+    ];
+    const sandboxed = outer
+      ? [
+          bwrap,
+          '--unshare-user', ...identity, '--unshare-pid', '--unshare-net', '--die-with-parent',
+          '--dev-bind', '/', '/', '--proc', '/proc',
+          // Mounting the overlay takes CAP_SYS_ADMIN, and overlayfs's mode-000 work directory CAP_DAC_OVERRIDE, both
+          // only over this namespace's own mounts and files. They are dropped (setpriv) before the inner bwrap, which
+          // would refuse to start with capabilities, and the command runs without any.
+          '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_DAC_OVERRIDE',
+          '--', '/bin/sh', '-c', OUTER_SCRIPT, 'omni-sandbox-outer',
+          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', proxy ? socketPath : '-',
+          probe.setprivPath!, '--inh-caps=-all', '--ambient-caps=-all', '--',
+          bwrap, ...inner,
+        ]
+      : [bwrap, ...inner];
+    const cpuSeconds = resources.cpuSeconds;
+    const argv = ['/bin/sh', '-c', HOST_SCRIPT, 'omni-sandbox', String(cgroup?.procsFiles.length ?? 0), ...(cgroup?.procsFiles ?? []), cpuSeconds ? String(cpuSeconds) : '-', filterPath, ...sandboxed];
+
+    const env: Record<string, string> = { PATH: BASE_PATH, HOME: home.home, TMPDIR: '/tmp', LANG: 'C.UTF-8', ...policy.env };
+    for (const name of [...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy']) delete env[name];
+    if (proxy) {
+      for (const name of PROXY_VARIABLES) env[name] = `http://127.0.0.1:${BRIDGE_PORT}`;
+      env.NO_PROXY = '';
+      env.no_proxy = '';
+    }
+
+    const enforced = [
+      'bwrap', 'userns', 'pidns', 'netns', 'seccomp', 'fs:read-only-system', 'fs:workspace-only-writable', 'fs:secrets-hidden',
+      proxy ? 'network:allowlist-proxy' : 'network:none',
+      ...(cgroup?.enforced ?? []),
+      ...(cpuSeconds ? ['rlimit:cpu'] : []),
+      ...(staging ? ['staged-writes'] : []),
+    ];
+
+    let settled = false;
+    return {
+      argv,
+      env,
+      cwd: '/',
+      enforced,
+      onSuccess: staging
+        ? async () => {
+            if (settled) return;
+            settled = true;
+            commitStaging(staging, policy.workspace);
+          }
+        : undefined,
+      onFailure: staging
+        ? async () => {
+            settled = true;
+            removeRunDir(staging.upper);
+          }
+        : undefined,
+      limitHit: () => cgroup?.limitHit() ?? null,
+      dispose: cleanUp,
+    };
+  } catch (error) {
+    cleanUp();
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import { tmpdir } from 'node:os';
+import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
+import { prepareLinuxLaunch } from './linuxLaunch';
+import { prepareMacosLaunch } from './macosLaunch';
+import { NativeSandboxUnavailableError } from './nativeSandboxErrors';
+import { probeSandbox, type SandboxProbe } from './probeSandbox';
+import { validatePolicy } from './validatePolicy';
+
+/**
+ * The native sandbox: wraps a command so it runs isolated from the machine (Linux: bubblewrap + seccomp + cgroups +
+ * an allowlist proxy + staged writes; macOS: sandbox-exec). It fails closed: when this machine cannot isolate a
+ * command, prepareLaunch throws NativeSandboxUnavailableError and nothing runs.
+ */
+export interface NativeSandboxOptions {
+  /** The app home (hidden from every run, like ~/.ssh). */
+  appHome?: string;
+  /** Where per-run directories (seccomp program, staging layer, proxy socket) go; the system temp dir by default. Best on the workspace's filesystem: a commit is then a rename per file. */
+  stagingRoot?: string;
+  /** Every proxied request of every run, allowed or not (for the ledger). */
+  onNetworkRequest?(event: NetworkRequestEvent): void;
+  /** Name → addresses for the proxy; the system resolver by default (tests stand in their own "internet"). */
+  resolveHost?(host: string): Promise<string[]>;
+  /** Exact addresses the proxy may reach although they are not public (tests; a local model server the user chose). */
+  trustedAddresses?: ReadonlySet<string>;
+}
+
+export interface NativeSandbox {
+  prepareLaunch(policy: LaunchPolicy): Promise<PreparedLaunch>;
+  /** What this machine enforces (probed once, then remembered). */
+  probeSandbox(): SandboxProbe;
+}
+
+export function createNativeSandbox(options: NativeSandboxOptions = {}): NativeSandbox {
+  let probe: SandboxProbe | null = null;
+  const probed = () => (probe ??= probeSandbox());
+  const stagingRoot = options.stagingRoot ?? tmpdir();
+  return {
+    probeSandbox: probed,
+    async prepareLaunch(policy: LaunchPolicy): Promise<PreparedLaunch> {
+      validatePolicy(policy);
+      if (process.platform === 'linux') return prepareLinuxLaunch(policy, { ...options, stagingRoot, probe: probed() });
+      if (process.platform === 'darwin') return prepareMacosLaunch(policy, { ...options, stagingRoot });
+      throw new NativeSandboxUnavailableError(
+        'unsupported_platform',
+        `no native sandbox for ${process.platform} yet`,
+        'on Windows the Job Object adapter is planned (docs/native-sandbox.md); run agents in the WASM sandbox meanwhile',
+      );
+    },
+  };
+}
+
+export { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
+export type { LaunchPolicy, NetworkGrant, NetworkRequestEvent, PreparedLaunch, ResourceLimits } from './launchPolicy';
+export type { ProbeItem, SandboxProbe } from './probeSandbox';
