@@ -121,7 +121,7 @@ export class ExecService implements Disposable {
       }
       case 'send_keys': {
         const run = this.visibleRun(request.run_id!, caller, request.session_id);
-        const seq = this.worker.sendKeys(run.run_id, keysToText(request.keys!), request.keys!);
+        const seq = this.worker.sendKeys(run.run_id, keysToText(request.keys!, run.pty ? 'pty' : 'pipe'), request.keys!);
         return { action: 'send_keys', run_id: run.run_id, seq };
       }
     }

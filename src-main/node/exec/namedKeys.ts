@@ -55,11 +55,14 @@ function meta(key: string): string | undefined {
  * Turns send_keys entries into what is written to the run: an entry that is a key name (Enter, Tab, Escape,
  * Backspace, Up, Down, Left, Right, Home, End, PageUp, PageDown, Delete, Insert, F1-F12, Space, C-a … C-z, M-x)
  * becomes that key's bytes; anything else is literal text, as tmux's send-keys does.
- * An entry that looks like a key but is not one (C-1, M-Foo) is refused rather than typed as text.
+ * An entry that looks like a key but is not one (C-1, M-Foo) is refused rather than typed as text. On a pipe (a run
+ * without a PTY) Enter is a newline.
  */
-export function keysToText(keys: readonly string[]): string {
+export function keysToText(keys: readonly string[], target: 'pty' | 'pipe'): string {
   return keys
     .map((key, index) => {
+      // A pipe has no terminal to turn Enter's carriage return into the newline a line reader waits for.
+      if (key === 'Enter' && target === 'pipe') return '\n';
       const named = NAMED[key] ?? control(key) ?? meta(key);
       if (named !== undefined) return named;
       if (/^[CM]-\S+$/.test(key)) {

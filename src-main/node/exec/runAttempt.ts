@@ -121,8 +121,9 @@ export class RunAttempt {
       child.once('close', (code, signal) => {
         if (closeWait) clearTimeout(closeWait);
         for (const stream of ['stdout', 'stderr'] as const) {
+          // An incomplete character at the very end; after truncation it is only the half the cap cut off.
           const rest = decoders[stream].end();
-          if (rest) this.output(stream, rest, 0);
+          if (rest && !this.truncated) this.output(stream, rest, 0);
         }
         finish(code, signal);
       });

@@ -1,0 +1,32 @@
+import type { execContract } from '../../../src-preload/contract/exec';
+import type { Handlers } from '../../../src-preload/rpc';
+import type { SessionService } from '../sessions/sessionService';
+import type { ExecService } from './execService';
+
+/**
+ * The `exec.*` calls and streams of the contract: the shell tool as the person at the UI (or `omni shell`) uses it.
+ * The user may act on any session's runs; a run's working directory resolves inside its session's workspace.
+ */
+export function createExecHandlers(exec: ExecService, sessions: SessionService, actor: string): Handlers<typeof execContract> {
+  return {
+    'exec.shell': (request) => {
+      // Only spawning needs the workspace (and an open session); poll, kill and send_keys find the run by id.
+      const spawns = request.action === undefined || request.action === 'spawn';
+      const workspace = spawns && request.session_id ? sessions.getOpen(request.session_id).workspace : '';
+      return exec.shell(request, { actor, workspace });
+    },
+    'exec.runs': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return exec.listRuns(sessionId);
+    },
+    'exec.backlog': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return exec.backlog(sessionId);
+    },
+    'exec.runChanges': ({ sessionId }, sink) => {
+      sessions.get(sessionId);
+      return { dispose: exec.subscribeRuns(sessionId, (run) => sink.push({ run })) };
+    },
+    'exec.items': ({ runId, sinceSeq }, sink) => ({ dispose: exec.subscribeItems(runId, sinceSeq ?? 0, (item) => sink.push(item)) }),
+  };
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { Run, RunItem } from '../../src-preload/contract/exec';
+import { ExecService } from '../../src-main/node/exec/execService';
+import { runProcesses } from '../../src-main/node/exec/runProcesses';
+import { Ledger } from '../../src-main/node/ledger/ledger';
+import { openDatabase } from '../../src-main/node/store/database';
+import { tempDir, waitFor } from '../helpers';
+import { execFixture, pollAll, SESSION, spawnRun, waitEnded } from './execFixture';
+
+test('subscribeItems replays from since_seq, then follows live: the same items as poll, none missed, none twice', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const runId = await spawnRun(f, { command: 'for i in $(seq 1 40); do echo "line $i"; sleep 0.01; done' });
+  await waitFor(async () => (await pollAll(f, runId)).items.length >= 10, 'some output');
+  const fromStart: RunItem[] = [];
+  const fromFive: RunItem[] = [];
+  const stopStart = f.exec.subscribeItems(runId, 0, (item) => fromStart.push(item));
+  const stopFive = f.exec.subscribeItems(runId, 5, (item) => fromFive.push(item));
+  await waitEnded(f, runId);
+  await waitFor(() => fromStart.at(-1)?.data === 'exit', 'the exit item to reach the listener');
+  stopStart();
+  stopFive();
+  const { items } = await pollAll(f, runId);
+  assert.deepEqual(fromStart, items);
+  assert.deepEqual(fromFive, items.slice(5));
+});
+
+test('subscribeRuns reports a run queued, running, then ended, with its output size', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const seen: Run[] = [];
+  const stop = f.exec.subscribeRuns(SESSION, (run) => seen.push(run));
+  const runId = await spawnRun(f, { command: 'echo hello; sleep 0.4' });
+  await waitEnded(f, runId);
+  await waitFor(() => seen.at(-1)?.status === 'exited', 'the end to be reported');
+  stop();
+  const statuses = seen.map((run) => run.status).filter((status, i, all) => status !== all[i - 1]);
+  assert.deepEqual(statuses, ['queued', 'running', 'exited']);
+  assert.ok(seen.some((run) => run.status === 'running' && run.output_bytes === 6), 'output size while it runs');
+  assert.equal(seen.at(-1)!.output_bytes, 6);
+  assert.equal(f.exec.listRuns(SESSION)[0].run_id, runId);
+});
+
+test('host stop (dispose) ends the processes and leaves the run to be recovered by the next start', async (t) => {
+  const dir = tempDir('exec-stop');
+  t.after(dir.cleanup);
+  const first = await execFixture({}, { path: dir.path, cleanup: () => undefined });
+  const runId = await spawnRun(first, { command: 'echo one; sleep 300' });
+  await waitFor(async () => (await pollAll(first, runId)).items.length > 0, 'the first output');
+  const pgid = first.db.prepare<[string], { pgid: number }>('SELECT pgid FROM exec_runs WHERE run_id = ?').get(runId)!.pgid;
+  await first.close();
+  assert.deepEqual(runProcesses(runId, pgid), [], 'nothing of the run outlives the host');
+
+  const db = openDatabase(join(dir.path, 'memory', 'sessions.db'));
+  const ledger = new Ledger(db);
+  const exec = new ExecService(db, ledger);
+  t.after(async () => {
+    await exec.dispose();
+    await ledger.close();
+    db.close();
+  });
+  const recovered = await exec.start();
+  assert.deepEqual(recovered.map((r) => [r.runId, r.attempt, r.outcome, r.leftoverProcesses]), [[runId, 1, 'requeued', 0]]);
+  await waitFor(() => exec.listRuns(SESSION)[0]?.attempt === 2 && exec.listRuns(SESSION)[0].status === 'running', 'attempt 2 to run');
+  await exec.shell({ action: 'kill', run_id: runId }, { actor: 'user', workspace: join(dir.path, 'workspace') });
+  const items: RunItem[] = [];
+  exec.subscribeItems(runId, 0, (item) => items.push(item))();
+  assert.deepEqual(
+    items.map((item) => (item.kind === 'event' ? `event:${item.data}` : item.data)),
+    ['one\n', 'event:host_stopped', 'event:recovered', 'one\n', 'event:killed', 'event:exit'],
+  );
+});
+
+test('a run is failed, not retried, once its attempts are used up', async (t) => {
+  const dir = tempDir('exec-attempts');
+  t.after(dir.cleanup);
+  let runId = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const f = await execFixture({ maxAttempts: 2 }, { path: dir.path, cleanup: () => undefined });
+    if (attempt === 1) runId = await spawnRun(f, { command: 'sleep 300' });
+    if (attempt <= 2) await waitFor(() => f.exec.listRuns(SESSION)[0]?.status === 'running', `attempt ${attempt} to run`);
+    const run = f.exec.listRuns(SESSION)[0];
+    await f.close();
+    if (attempt === 3) {
+      assert.equal(run.status, 'failed');
+      assert.equal(run.reason, 'the host stopped during attempt 2 of 2: not run again');
+      assert.equal(run.attempt, 2);
+    }
+  }
+  assert.ok(runId);
+});
