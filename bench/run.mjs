@@ -25,6 +25,7 @@ import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
 import { measureAgents } from './parts/agents.mjs';
+import { measureExec } from './parts/exec.mjs';
 import { measureLedger } from './parts/ledger.mjs';
 import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
 import { startReferenceServer } from './reference/server.mjs';
@@ -33,14 +34,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
-const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,exec,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
 const compareRoot = process.env.BENCH_COMPARE_ROOT;
 const tracing = process.env.BENCH_TRACE === '1';
 
-const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150 };
+const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150, execPollMs: 1, execKillMs: 2000 };
 
 const log = (...args) => console.log(...args);
 const started = Date.now();
@@ -108,6 +109,11 @@ if (only.has('ledger')) {
 if (only.has('agents')) {
   log('\nAgents');
   await part('agents', () => measureAgents({ log }));
+}
+
+if (only.has('exec')) {
+  log('\nShell runs');
+  await part('exec', () => measureExec({ log }));
 }
 
 let host;
@@ -296,6 +302,22 @@ function printAgents(a) {
   );
 }
 
+function printExec(e) {
+  if (!e) return;
+  log(`\n0c. Shell runs: poll on a ${e.items.toLocaleString('en')}-item run (p50 of ${e.polls}), kill of a tree with a daemonised grandchild (${e.kill.rounds} rounds)`);
+  log(
+    table(
+      ['', 'ms', 'reference ms', 'ratio', 'goal', ''],
+      [
+        ['poll, last 10 items (p50)', fmt(e.poll.incremental.p50Ms, '', 3), fmt(e.poll.incremental.referenceP50Ms, '', 3), ratioText(e.poll.incremental.referenceP50Ms / e.poll.incremental.p50Ms), `< ${GOALS.execPollMs} ms`, verdict(e.poll.incremental.p50Ms < GOALS.execPollMs)],
+        ['poll, a full page of 1,000 items (p50)', fmt(e.poll.fullPage.p50Ms, '', 3), fmt(e.poll.fullPage.referenceP50Ms, '', 3), ratioText(e.poll.fullPage.referenceP50Ms / e.poll.fullPage.p50Ms), '', ''],
+        ['kill → every process gone (p50 / max)', `${fmt(e.kill.p50Ms, '', 0)} / ${fmt(e.kill.maxMs, '', 0)}`, '', '', `≤ ${GOALS.execKillMs} ms`, verdict(e.kill.maxMs <= GOALS.execKillMs)],
+        ['/bin/true through the worker vs a bare spawn (p50)', fmt(e.run.p50Ms, '', 1), fmt(e.run.referenceP50Ms, '', 1), ratioText(e.run.ratio), '', ''],
+      ],
+    ),
+  );
+}
+
 function verdict(ok) {
   return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
 }
@@ -304,6 +326,7 @@ function printReport(r) {
   log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
   printLedger(r.ledger);
   printAgents(r.agents);
+  printExec(r.exec);
   const t = r.throughput;
   if (t) {
     const n = t.runs.product.length;
