@@ -5,6 +5,8 @@ import packageJson from '../../package.json';
 import { agentCommand, agentUsage } from './agentCommand';
 import { parseFlags, UsageError } from './args';
 import { ledgerCommand, ledgerUsage } from './ledgerCommand';
+import { NoRunningHostError } from './runningHost';
+import { shellCommand, shellUsage } from './shellCommand';
 
 const usage = `Usage: omni <command> [options]
 
@@ -14,6 +16,7 @@ Commands:
         (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
 ${ledgerUsage}
 ${agentUsage}
+${shellUsage}
   version   Print the version.
   help      Print this help.`;
 
@@ -52,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
       return ledgerCommand(rest);
     case 'agent':
       return agentCommand(rest);
+    case 'shell':
+      return shellCommand(rest);
     case 'version':
     case '--version':
       console.log(packageJson.version);
@@ -75,6 +80,10 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       console.error(`omni: ${error.message}\n\n${usage}`);
       process.exit(2);
+    }
+    if (error instanceof NoRunningHostError) {
+      console.error(`omni: ${error.message}`);
+      process.exit(3);
     }
     console.error(`omni: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

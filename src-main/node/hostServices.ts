@@ -9,6 +9,9 @@ import { ConsentEngine } from './consent/consentEngine';
 import { createConsentHandlers } from './consent/consentHandlers';
 import { UiConsentChannel } from './consent/uiConsentChannel';
 import { HostEventLog } from './eventlog/hostEventLog';
+import { agentRunLauncher } from './exec/agentRunLauncher';
+import { createExecHandlers } from './exec/execHandlers';
+import { ExecService } from './exec/execService';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
 import { LedgerQuery } from './ledger/ledgerQuery';
@@ -24,6 +27,7 @@ import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
 import { AgentStore } from './sandbox/wasm/agentStore';
 import { WasmSandbox } from './sandbox/wasm/wasmSandbox';
+import { createNativeSandbox } from './sandbox/native/nativeSandbox';
 
 export interface HostOptions {
   home: string;
@@ -85,8 +89,21 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     }),
   );
 
+  // Process runs (the shell tool): the user's run as asked, an agent's inside the native sandbox.
+  const nativeSandbox = createNativeSandbox({
+    appHome: options.home,
+    onNetworkRequest: (event) =>
+      ledger.append({ type: 'exec.net_request', actor: 'host', payload: { runId: event.label ?? null, host: event.host, port: event.port, method: event.method, allowed: event.allowed, reason: event.reason } }),
+  });
+  const exec = new ExecService(db, ledger, {
+    launcher: agentRunLauncher({ sandbox: nativeSandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
+    onError: (error) => log.error('exec:', error),
+  });
+  const execStarted = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
+
   const handlers: Handlers<Contract> = {
     ...createConsentHandlers(consent, consentCards, USER),
+    ...createExecHandlers(exec, sessions, USER),
     ...createAgentHandlers(agents, USER),
 
     'host.info': () => ({
@@ -218,6 +235,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     async dispose() {
       // First, so prompts still waiting are denied (and recorded) while the ledger is open.
       consent.dispose();
+      await execStarted;
+      // Running processes end with the host; their runs stay `running` and are recovered at the next start.
+      await exec.dispose();
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
       await signingReady;

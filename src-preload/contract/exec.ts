@@ -6,8 +6,8 @@ import { SessionId } from './sessions';
  * The `shell` tool (spec/shell-exec-actions.md). Field names are the spec's, snake_case, because agents and the
  * `omni shell` command send this same JSON. `keys` (for send_keys) is ours: the spec leaves send_keys a stub.
  */
-export const RunId = z.string().regex(/^run_[A-Za-z0-9_-]{8,64}$/, 'expected a run id like "run_…" (spawn returns one)');
-export type RunId = z.infer<typeof RunId>;
+export const ExecRunId = z.string().regex(/^run_[A-Za-z0-9_-]{8,64}$/, 'expected a run id like "run_…" (spawn returns one)');
+export type ExecRunId = z.infer<typeof ExecRunId>;
 
 export const ShellAction = z.enum(['spawn', 'poll', 'kill', 'send_keys']);
 export type ShellAction = z.infer<typeof ShellAction>;
@@ -57,7 +57,7 @@ export const ShellRequest = z
       .max(MAX_OUTPUT_BYTES, `max_output_bytes is at most ${MAX_OUTPUT_BYTES} (1 GiB)`)
       .optional(),
     watch: z.array(Watcher).max(64, 'at most 64 watchers per run').optional(),
-    run_id: RunId.optional(),
+    run_id: ExecRunId.optional(),
     since_seq: z.number().int('since_seq must be a whole number').min(0, 'since_seq cannot be negative').optional(),
     session_id: SessionId.optional(),
     /** send_keys: text and named keys (Enter, Tab, Escape, Backspace, Up, Down, Left, Right, C-c, C-d, ...). */
@@ -87,7 +87,7 @@ export const RunItem = z.object({
 export type RunItem = z.infer<typeof RunItem>;
 
 export const Run = z.object({
-  run_id: RunId,
+  run_id: ExecRunId,
   session_id: SessionId,
   /** 'user' or the agent id that asked. */
   actor: z.string(),
@@ -116,11 +116,11 @@ export type Run = z.infer<typeof Run>;
 
 export const ShellResult = z.union([
   /** spawn */
-  z.object({ action: z.literal('spawn'), run_id: RunId, status: RunStatus }),
+  z.object({ action: z.literal('spawn'), run_id: ExecRunId, status: RunStatus }),
   /** poll: exactly the items after since_seq (up to a page), the run's status, and where to continue. */
   z.object({
     action: z.literal('poll'),
-    run_id: RunId,
+    run_id: ExecRunId,
     status: RunStatus,
     exit_code: z.number().int().nullable(),
     items: z.array(RunItem),
@@ -128,12 +128,12 @@ export const ShellResult = z.union([
     /** More items exist after this page: poll again with since_seq = next_seq. */
     more: z.boolean(),
   }),
-  z.object({ action: z.literal('kill'), run_id: RunId, status: RunStatus }),
-  z.object({ action: z.literal('send_keys'), run_id: RunId, seq: z.number().int() }),
+  z.object({ action: z.literal('kill'), run_id: ExecRunId, status: RunStatus }),
+  z.object({ action: z.literal('send_keys'), run_id: ExecRunId, seq: z.number().int() }),
   /** The legacy synchronous one-shot (no action). */
   z.object({
     action: z.literal('run'),
-    run_id: RunId,
+    run_id: ExecRunId,
     status: RunStatus,
     exit_code: z.number().int().nullable(),
     stdout: z.string(),
@@ -147,7 +147,7 @@ export type ShellResult = z.infer<typeof ShellResult>;
 export const BacklogMessage = z.object({
   id: z.number().int(),
   session_id: SessionId,
-  run_id: RunId,
+  run_id: ExecRunId,
   event: z.string(),
   text: z.string(),
   ts: z.number().int(),
@@ -167,7 +167,7 @@ export const execContract = {
   'exec.runChanges': stream(z.object({ sessionId: SessionId }), RunChange),
   /** A run's items from since_seq (replay), then live ones until the run ends; credit counts characters. */
   'exec.items': stream(
-    z.object({ runId: RunId, sinceSeq: z.number().int().min(0).optional() }),
+    z.object({ runId: ExecRunId, sinceSeq: z.number().int().min(0).optional() }),
     RunItem,
     (item) => Math.max(1, item.data.length),
   ),

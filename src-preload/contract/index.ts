@@ -1,5 +1,6 @@
 import { agentContract } from './agents';
 import { consentContract } from './consent';
+import { execContract } from './exec';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
 import { sessionContract } from './sessions';
@@ -13,6 +14,7 @@ export const contract = {
   ...ledgerContract,
   ...consentContract,
   ...agentContract,
+  ...execContract,
 };
 export type Contract = typeof contract;
 
@@ -21,6 +23,7 @@ export * from './agents';
 export * from './consent';
 export * from './define';
 export * from './errors';
+export * from './exec';
 export * from './host';
 export * from './ledger';
 export * from './sessions';
