@@ -4,7 +4,7 @@ import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
 import { BRIDGE_PORT, HOST_SCRIPT, OUTER_SCRIPT } from './launchScripts';
 import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
-import { NativeSandboxPolicyError, NativeSandboxUnavailableError } from './nativeSandboxErrors';
+import { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
 import type { SandboxProbe } from './probeSandbox';
 import { defaultSecretPaths, hideArgs, homeArgs, isInside, systemMountArgs } from './sandboxMounts';
 import { compileSeccompFilter, seccompArch } from './seccompFilter';
@@ -159,7 +159,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       ...(staging ? ['staged-writes'] : []),
     ];
 
-    let settled = false;
+    let outcome: 'pending' | 'committed' | 'dropped' = 'pending';
     return {
       argv,
       env,
@@ -167,14 +167,16 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       enforced,
       onSuccess: staging
         ? async () => {
-            if (settled) return;
-            settled = true;
+            if (outcome === 'dropped') throw new StagedCommitError('they were already dropped (onFailure ran first)');
+            if (outcome === 'committed') return;
             commitStaging(staging, policy.workspace);
+            outcome = 'committed';
           }
         : undefined,
       onFailure: staging
         ? async () => {
-            settled = true;
+            if (outcome !== 'pending') return;
+            outcome = 'dropped';
             removeRunDir(staging.upper);
           }
         : undefined,

@@ -20,6 +20,8 @@ export interface NativeSandboxOptions {
   onNetworkRequest?(event: NetworkRequestEvent): void;
   /** Name → addresses for the proxy; the system resolver by default (tests stand in their own "internet"). */
   resolveHost?(host: string): Promise<string[]>;
+  /** bwrap's path when it is not on PATH. */
+  bwrapPath?: string;
   /** Exact addresses the proxy may reach although they are not public (tests; a local model server the user chose). */
   trustedAddresses?: ReadonlySet<string>;
 }
@@ -32,7 +34,7 @@ export interface NativeSandbox {
 
 export function createNativeSandbox(options: NativeSandboxOptions = {}): NativeSandbox {
   let probe: SandboxProbe | null = null;
-  const probed = () => (probe ??= probeSandbox());
+  const probed = () => (probe ??= probeSandbox({ bwrapPath: options.bwrapPath }));
   const stagingRoot = options.stagingRoot ?? tmpdir();
   return {
     probeSandbox: probed,

@@ -110,7 +110,12 @@ function landlockPresent(): boolean {
 
 const CONTROLLER_WORDS: Record<Controller, string> = { memory: 'memory limit', pids: 'process limit', cpu: 'CPU quota' };
 
-export function probeSandbox(): SandboxProbe {
+export interface ProbeOptions {
+  /** bwrap's path when it is not on PATH; a path that does not exist probes as "bwrap missing". */
+  bwrapPath?: string;
+}
+
+export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   if (process.platform !== 'linux') {
     return {
       platform: process.platform,
@@ -124,7 +129,7 @@ export function probeSandbox(): SandboxProbe {
       items: [],
     };
   }
-  const bwrapPath = findExecutable('bwrap');
+  const bwrapPath = options.bwrapPath !== undefined ? (existsSync(options.bwrapPath) ? options.bwrapPath : null) : findExecutable('bwrap');
   const socatPath = findExecutable('socat');
   const setprivPath = findExecutable('setpriv');
   const cgroups = detectCgroups();
