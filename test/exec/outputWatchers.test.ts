@@ -56,7 +56,7 @@ test('watchers over a real run: event items in the stream, straddling match once
   );
   // Each event item comes right after the output that completed its match.
   const firstEvent = items.indexOf(events[0]);
-  assert.equal(items[firstEvent - 1].data, 'dy\n');
+  assert.ok(items[firstEvent - 1].data.startsWith('dy\n'), 'the first match event follows the output that completed it');
   const backlog = f.exec.takeBacklog(SESSION);
   assert.deepEqual(backlog.map((m) => [m.event, m.run_id, m.delivered]), [
     ['ready', runId, true],
@@ -87,4 +87,19 @@ test('the backlog is bounded: past the limit, matches are counted on one overflo
   const again = await spawnRun(f, { command: 'echo "hit 1"', watch: [{ regex: 'hit \\d+', event: 'hit' }] });
   await waitEnded(f, again);
   assert.deepEqual(f.exec.takeBacklog(SESSION).map((m) => m.event), ['hit']);
+});
+
+test('delivered messages are kept for the history up to a bound', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const { BacklogStore, DELIVERED_KEPT } = await import('../../src-main/node/exec/backlogStore');
+  const store = new BacklogStore(f.db);
+  for (let round = 0; round < 7; round++) {
+    for (let i = 0; i < BACKLOG_LIMIT; i++) store.enqueue(SESSION, 'run_benchpoll000000', 'hit', `hit ${round}.${i}`, i);
+    assert.equal(store.take(SESSION).length, BACKLOG_LIMIT);
+  }
+  const kept = store.list(SESSION);
+  assert.equal(kept.length, DELIVERED_KEPT);
+  assert.equal(kept.at(-1)!.text, `hit 6.${BACKLOG_LIMIT - 1}`, 'the newest are kept');
+  assert.ok(kept.every((m) => m.delivered));
 });

@@ -3,6 +3,8 @@ import type { Database } from '../store/database';
 
 /** Undelivered messages a session keeps; beyond it, matches are counted on one overflow message instead. */
 export const BACKLOG_LIMIT = 100;
+/** Delivered messages a session keeps for the UI's history; older ones are removed when the backlog is taken. */
+export const DELIVERED_KEPT = 500;
 export const OVERFLOW_EVENT = 'backlog.overflow';
 
 interface BacklogRow {
@@ -45,6 +47,7 @@ export class BacklogStore {
   private readonly selectAll;
   private readonly selectUndelivered;
   private readonly markDelivered;
+  private readonly pruneDelivered;
 
   constructor(private readonly db: Database) {
     this.countUndelivered = db.prepare<[string], { n: number }>(
@@ -62,6 +65,10 @@ export class BacklogStore {
     this.selectAll = db.prepare<[string], BacklogRow>('SELECT * FROM exec_backlog WHERE session_id = ? ORDER BY id');
     this.selectUndelivered = db.prepare<[string], BacklogRow>('SELECT * FROM exec_backlog WHERE session_id = ? AND delivered = 0 ORDER BY id');
     this.markDelivered = db.prepare<[string, number]>('UPDATE exec_backlog SET delivered = 1 WHERE session_id = ? AND delivered = 0 AND id <= ?');
+    this.pruneDelivered = db.prepare<[string, string, number]>(
+      `DELETE FROM exec_backlog WHERE session_id = ? AND delivered = 1 AND id < (
+         SELECT id FROM exec_backlog WHERE session_id = ? AND delivered = 1 ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+    );
   }
 
   /** Queues a message, or counts it on the overflow message when the session's backlog is full. */
@@ -91,7 +98,10 @@ export class BacklogStore {
   take(sessionId: string): BacklogMessage[] {
     return this.db.transaction(() => {
       const rows = this.selectUndelivered.all(sessionId);
-      if (rows.length > 0) this.markDelivered.run(sessionId, rows[rows.length - 1].id);
+      if (rows.length > 0) {
+        this.markDelivered.run(sessionId, rows[rows.length - 1].id);
+        this.pruneDelivered.run(sessionId, sessionId, DELIVERED_KEPT - 1);
+      }
       return rows.map((row) => ({ ...toMessage(row), delivered: true }));
     })();
   }

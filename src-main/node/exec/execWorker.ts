@@ -94,12 +94,15 @@ export class ExecWorker implements Disposable {
       this.busySessions.add(sessionId);
       const active: ActiveRun = { run: store.require(runId), attempt: undefined, done: Promise.resolve() };
       this.active.set(runId, active);
-      active.done = this.execute(active).finally(() => {
-        this.active.delete(runId);
-        this.busySessions.delete(sessionId);
-        this.waiting.add(sessionId);
-        this.schedule();
-      });
+      active.done = this.execute(active)
+        // execute reports its own failures on the run; this is for one it could not even record (a full disk).
+        .catch((error: unknown) => this.options.onError(error))
+        .finally(() => {
+          this.active.delete(runId);
+          this.busySessions.delete(sessionId);
+          this.waiting.add(sessionId);
+          this.schedule();
+        });
     }
   }
 
