@@ -1,8 +1,9 @@
 // scaffolder: starts a small TypeScript library in the workspace. The prompt names it ("scaffold mylib", or just
-// "mylib"). Each file is shown as a diff card before it is written; files that exist are left alone. Needs
-// files.write for the new folder; without it (denied, or revoked half way) it shows the remaining files as code for
-// the user to copy, and writes nothing more.
-import { askConsent, newChunkId, omni_alloc, output, readFile, readInput, writeFile } from 'omni-sdk';
+// "mylib"). Each file is created only if nothing is at its path yet (omni.files_create: the host refuses to replace
+// anything and answers `exists`, so files that exist are left alone without reading them first) and shown as a diff
+// card once written. Needs files.write for the new folder; without it (denied, or revoked half way) it shows the
+// remaining files as code for the user to copy, and writes nothing more.
+import { askConsent, createFile, newChunkId, omni_alloc, output, readInput } from 'omni-sdk';
 
 export { omni_alloc };
 
@@ -43,19 +44,23 @@ export function omni_invoke(ptr: usize, len: i32): void {
   let allowed = true;
   let asked = false;
   for (let i = 0; i < paths.length; i++) {
-    if (readFile(paths[i]).ok) {
-      output('text/markdown', '- `' + paths[i] + '` exists already: left as it is\n', summary);
-      continue;
-    }
     if (allowed) {
-      output('text/x-diff', diffOf(paths[i], texts[i]), newChunkId());
-      let written = writeFile(paths[i], texts[i]);
+      let written = createFile(paths[i], texts[i]);
+      let shown = false;
       if (!written.ok && !asked && (written.code == 'capability_denied' || written.code == 'capability_revoked')) {
         asked = true;
-        if (askConsent('files.write', 'to create the ' + name + ' library folder in your workspace', 600, paths[i], name + '/**')) written = writeFile(paths[i], texts[i]);
+        // The diff goes up first, so the user sees what would be written while deciding.
+        output('text/x-diff', diffOf(paths[i], texts[i]), newChunkId());
+        shown = true;
+        if (askConsent('files.write', 'to create the ' + name + ' library folder in your workspace', 600, paths[i], name + '/**')) written = createFile(paths[i], texts[i]);
       }
       if (written.ok) {
+        if (!shown) output('text/x-diff', diffOf(paths[i], texts[i]), newChunkId());
         output('text/markdown', '- wrote `' + paths[i] + '`\n', summary);
+        continue;
+      }
+      if (written.code == 'exists') {
+        output('text/markdown', '- `' + paths[i] + '` exists already: left as it is\n', summary);
         continue;
       }
       allowed = false;

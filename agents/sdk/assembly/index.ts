@@ -4,7 +4,7 @@
 // user's live grants: a helper reports a refusal as a result with `ok == false` and an error code such as
 // `capability_denied` or `capability_revoked`, so the agent can take its fallback path.
 import { decodeBase64, encodeBase64, fromUtf8, utf8 } from './base64';
-import { filesList, filesRead, filesWrite } from './files';
+import { filesCreate, filesList, filesRead, filesWrite } from './files';
 import * as host from './host';
 import { JsonValue, JsonWriter, parseJson, quote } from './json';
 import { kvGetRaw, kvSetRaw } from './memory';
@@ -99,6 +99,15 @@ export function readFile(path: string): TextResult {
 /** Writes a workspace file (needs files.write and a grant covering the path). */
 export function writeFile(path: string, text: string): HostResult {
   return HostResult.from(filesWrite(new JsonWriter().str('path', path).str('data_b64', encodeBase64(utf8(text))).toString()));
+}
+
+/**
+ * Creates a workspace file only if nothing is at the path yet (needs files.write and a grant covering the path). When
+ * something is there, the result has `code == 'exists'` and the file is left exactly as it was: no read needed to
+ * avoid overwriting, and no window in which another writer's file could be replaced.
+ */
+export function createFile(path: string, text: string): HostResult {
+  return HostResult.from(filesCreate(new JsonWriter().str('path', path).str('data_b64', encodeBase64(utf8(text))).toString()));
 }
 
 /** The entries of a workspace folder: `value.get('entries')` is an array of {name, kind, size}. */

@@ -13,6 +13,7 @@ export const OMNI_FUNCTIONS: Readonly<Record<string, string | null>> = {
   files_read: 'files.read',
   files_list: 'files.read',
   files_write: 'files.write',
+  files_create: 'files.write',
   net_fetch: 'network',
   kv_get: 'memory',
   kv_set: 'memory',
@@ -49,6 +50,8 @@ export type HostCallErrorCode =
   | 'not_declared'
   | 'outside_root'
   | 'not_found'
+  /** files_create: something is already at the path; nothing was written. */
+  | 'exists'
   | 'too_large'
   | 'blocked_address'
   | 'timeout'

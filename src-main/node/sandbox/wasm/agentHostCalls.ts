@@ -110,6 +110,8 @@ export class AgentHostCalls implements Disposable {
         return this.filesList(req);
       case 'files_write':
         return this.filesWrite(req);
+      case 'files_create':
+        return this.filesWrite(req, true);
       case 'net_fetch':
         return this.netFetch(req);
       case 'kv_get':
@@ -206,19 +208,23 @@ export class AgentHostCalls implements Disposable {
     return { path: resolved.relative, entries: files.list(path).entries };
   }
 
-  private filesWrite(req: Request): Response {
+  /**
+   * files_write replaces a file; files_create (`createOnly`) writes only where nothing is yet and otherwise answers
+   * `exists`, leaving what is there untouched. Both need files.write for the path as asked and as it really is.
+   */
+  private filesWrite(req: Request, createOnly = false): Response {
     const { files, audit, agentId, sessionId } = this.o;
     const asked = files.lexical(req.path);
     this.authorize('files.write', asked);
     if (READ_ONLY_TOP.has(asked.split('/')[0])) {
       throw new HostCallError('capability_denied', `"${asked}" is maintained by the shell and read-only to agents`, 'write elsewhere in the workspace');
     }
-    const where = files.resolveForWrite(req.path, false);
+    const where = files.resolveForWrite(req.path, false, createOnly);
     this.authorizePath('files.write', asked, where.relative);
     const data = Buffer.from(str(req, 'data_b64')!, 'base64');
-    const { relative, written } = files.write(req.path, data);
-    audit?.({ type: 'agent.file_write', actor: `agent:${agentId}`, sessionId, payload: { path: relative, bytes: written } });
-    return { path: relative, written };
+    const { relative, written } = createOnly ? files.create(req.path, data) : files.write(req.path, data);
+    audit?.({ type: 'agent.file_write', actor: `agent:${agentId}`, sessionId, payload: createOnly ? { path: relative, bytes: written, created: true } : { path: relative, bytes: written } });
+    return createOnly ? { path: relative, written, created: true } : { path: relative, written };
   }
 
   private async netFetch(req: Request): Promise<Response> {
@@ -275,7 +281,7 @@ export class AgentHostCalls implements Disposable {
   }
 }
 
-const GUEST_CODES = new Set<string>(['capability_denied', 'capability_revoked', 'not_declared', 'outside_root', 'not_found', 'too_large', 'blocked_address', 'timeout', 'bad_request']);
+const GUEST_CODES = new Set<string>(['capability_denied', 'capability_revoked', 'not_declared', 'outside_root', 'not_found', 'exists', 'too_large', 'blocked_address', 'timeout', 'bad_request']);
 
 /** The consent engine's typed errors (CapabilityDeniedError, CapabilityRevokedError) as the guest receives them. */
 function asHostCallError(error: unknown, context?: string): HostCallError {

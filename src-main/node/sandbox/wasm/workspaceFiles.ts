@@ -4,6 +4,7 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -36,6 +37,10 @@ const HINT_INSIDE = 'use a path relative to the workspace root that stays inside
 
 function outside(path: string, why: string): HostCallError {
   return new HostCallError('outside_root', `"${path}" is outside the workspace: ${why}`, HINT_INSIDE);
+}
+
+function exists(path: string, what: string): HostCallError {
+  return new HostCallError('exists', `"${path}" already exists (${what}); nothing was written`, 'leave it as it is, or write elsewhere (files_write replaces a file)');
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -163,9 +168,10 @@ export class WorkspaceFiles {
 
   /**
    * Where a write to `path` would land: its real parent (with `create`, missing folders are made, each one checked)
-   * and its workspace-relative path. Refuses a target that is a symbolic link.
+   * and its workspace-relative path. Refuses a target that is a symbolic link (or a folder); for a create-only write
+   * (`createOnly`) one inside the workspace is simply something that `exists`, a link leading out stays `outside_root`.
    */
-  resolveForWrite(path: unknown, create: boolean): { relative: string; parent: string; name: string } {
+  resolveForWrite(path: unknown, create: boolean, createOnly = false): { relative: string; parent: string; name: string } {
     const parts = this.segments(path);
     if (parts.length === 0) throw new HostCallError('bad_request', 'a write needs a file path, not the workspace root', 'send {"path": "dir/file.txt", "data_b64": ...}');
     const name = parts[parts.length - 1];
@@ -187,11 +193,20 @@ export class WorkspaceFiles {
     }
     const target = lstatOrNull(join(parent, name));
     if (target?.isSymbolicLink()) {
-      const real = realpathSync(join(parent, name));
-      if (!this.isInside(real)) throw outside(path as string, `it is a symbolic link to ${real}`);
-      throw new HostCallError('bad_request', `"${path as string}" is a symbolic link`, `write to the file it points at, "${this.relativeOf(real)}"`);
+      let real: string | null = null;
+      try {
+        real = realpathSync(join(parent, name));
+      } catch {
+        // A dangling link: it leads nowhere yet, but something is at the path.
+      }
+      if (real !== null && !this.isInside(real)) throw outside(path as string, `it is a symbolic link to ${real}`);
+      if (createOnly) throw exists(path as string, 'a symbolic link');
+      throw new HostCallError('bad_request', `"${path as string}" is a symbolic link`, real ? `write to the file it points at, "${this.relativeOf(real)}"` : 'write to another path');
     }
-    if (target?.isDirectory()) throw new HostCallError('bad_request', `"${path as string}" is a folder`, 'write to a file path');
+    if (target?.isDirectory()) {
+      if (createOnly) throw exists(path as string, 'a folder');
+      throw new HostCallError('bad_request', `"${path as string}" is a folder`, 'write to a file path');
+    }
     return { relative: this.relativeOf(join(parent, name)), parent, name };
   }
 
@@ -219,5 +234,57 @@ export class WorkspaceFiles {
       throw error;
     }
     return { relative: rel, written: data.length };
+  }
+
+  /**
+   * Creates `path` only if nothing is there (O_EXCL semantics on the real path), or throws `exists` and leaves what is
+   * there untouched. The data goes to a temporary file first, which is then hard-linked to the target: link() fails
+   * if anything (a file, a link, one made a moment ago by someone else) is at the target, and the file appears whole
+   * or not at all. Where hard links are not supported, the target itself is opened with O_CREAT | O_EXCL.
+   */
+  create(path: unknown, data: Buffer): { relative: string; written: number } {
+    if (data.length > this.limits.maxWriteBytes) {
+      throw new HostCallError('too_large', `${data.length} bytes is more than the ${this.limits.maxWriteBytes} bytes one write may carry`, 'write in smaller files');
+    }
+    const { relative: rel, parent, name } = this.resolveForWrite(path, true, true);
+    const target = join(parent, name);
+    const temp = join(parent, `.${name}.omni-${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      this.writeNew(temp, data, path as string);
+      try {
+        linkSync(temp, target);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EEXIST') throw exists(path as string, 'a file');
+        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
+        this.writeNew(target, data, path as string);
+      }
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    return { relative: rel, written: data.length };
+  }
+
+  /** Writes `data` to a file that must not exist yet (O_CREAT | O_EXCL, not through a link), synced to disk. */
+  private writeNew(file: string, data: Buffer, path: string): void {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o644);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(path, 'a file');
+      throw error;
+    }
+    try {
+      this.checkOpened(fd, path);
+      let put = 0;
+      while (put < data.length) put += writeSync(fd, data, put, data.length - put);
+      fsyncSync(fd);
+    } finally {
+      try {
+        closeSync(fd);
+      } catch {
+        // checkOpened closed it already.
+      }
+    }
   }
 }
