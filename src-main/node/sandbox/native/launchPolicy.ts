@@ -51,6 +51,11 @@ export interface LaunchPolicy {
   /** null: no network at all (only the sandbox's own loopback). */
   network: NetworkGrant | null;
   resources: ResourceLimits;
+  /**
+   * Absolute paths the command may read but not write, besides the system and the workspace: a native agent's own
+   * folder, say. A secret place itself (the app home, ~/.ssh) cannot be one; a folder inside the app home can.
+   */
+  readOnlyPaths?: readonly string[];
   /** More absolute paths to hide (an empty directory, or /dev/null for a file) besides the default secret places. */
   hiddenPaths?: readonly string[];
   /**

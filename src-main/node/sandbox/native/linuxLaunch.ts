@@ -25,6 +25,8 @@ import { commitStaging, prepareStaging, removeRunDir, type StagingDirs } from '.
  */
 export interface LinuxLaunchContext {
   probe: SandboxProbe;
+  /** The /etc the command sees (etcSnapshot.ts). */
+  etcSnapshot: string;
   stagingRoot: string;
   appHome?: string;
   onNetworkRequest?(event: NetworkRequestEvent): void;
@@ -54,6 +56,10 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
   if (!arch) throw new NativeSandboxUnavailableError('unsupported_platform', `no seccomp filter for ${process.arch}`, 'run on x86_64 or aarch64');
   const bwrap = probe.bwrapPath;
   const secrets = [...defaultSecretPaths(context.appHome), ...(policy.hiddenPaths ?? [])];
+  for (const path of policy.readOnlyPaths ?? []) {
+    const covering = secrets.find((secret) => isInside(secret, path));
+    if (covering) throw new NativeSandboxPolicyError('readOnlyPaths', `${path} would show ${covering}, a place secrets live`, 'share a folder that holds no secrets');
+  }
   const holding = secrets.find((secret) => isInside(policy.workspace, secret));
   if (holding) throw new NativeSandboxPolicyError('workspace', `${policy.workspace} is inside ${holding}, a place secrets live`, 'open a folder outside it');
 
@@ -114,12 +120,13 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       ...(outer ? [] : ['--unshare-net']),
       '--die-with-parent', ...(policy.tty ? [] : ['--new-session']),
       '--cap-drop', 'ALL', '--disable-userns',
-      ...systemMountArgs(),
+      ...systemMountArgs(context.etcSnapshot),
       '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp',
       ...home.args,
       '--bind', policy.workspace, policy.workspace,
       // .meta/context.md and session.json are the host's: readable, never written by a run.
       '--ro-bind-try', meta, meta,
+      ...(policy.readOnlyPaths ?? []).flatMap((path) => ['--ro-bind', path, path]),
       ...hideArgs(secrets, [policy.workspace]),
       '--chdir', policy.cwd,
       '--seccomp', '9',

@@ -1,9 +1,12 @@
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { buildEtcSnapshot } from './etcSnapshot';
 import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
 import { prepareLinuxLaunch } from './linuxLaunch';
 import { prepareMacosLaunch } from './macosLaunch';
 import { NativeSandboxUnavailableError } from './nativeSandboxErrors';
 import { probeSandbox, type SandboxProbe } from './probeSandbox';
+import { sweepStaleRunDirs } from './stagedWrites';
 import { validatePolicy } from './validatePolicy';
 
 /**
@@ -30,17 +33,33 @@ export interface NativeSandbox {
   prepareLaunch(policy: LaunchPolicy): Promise<PreparedLaunch>;
   /** What this machine enforces (probed once, then remembered). */
   probeSandbox(): SandboxProbe;
+  /** Removes the sandbox's /etc snapshot (runs already prepared keep working until they end). */
+  dispose(): void;
 }
 
 export function createNativeSandbox(options: NativeSandboxOptions = {}): NativeSandbox {
   let probe: SandboxProbe | null = null;
   const probed = () => (probe ??= probeSandbox({ bwrapPath: options.bwrapPath }));
   const stagingRoot = options.stagingRoot ?? tmpdir();
+  sweepStaleRunDirs(stagingRoot);
+  let etcSnapshot: string | null = null;
+  const removeSnapshot = () => {
+    if (etcSnapshot) rmSync(etcSnapshot, { recursive: true, force: true });
+    etcSnapshot = null;
+  };
+  process.once('exit', removeSnapshot);
   return {
     probeSandbox: probed,
+    dispose() {
+      removeSnapshot();
+      process.removeListener('exit', removeSnapshot);
+    },
     async prepareLaunch(policy: LaunchPolicy): Promise<PreparedLaunch> {
       validatePolicy(policy);
-      if (process.platform === 'linux') return prepareLinuxLaunch(policy, { ...options, stagingRoot, probe: probed() });
+      if (process.platform === 'linux') {
+        etcSnapshot ??= buildEtcSnapshot(stagingRoot);
+        return prepareLinuxLaunch(policy, { ...options, stagingRoot, probe: probed(), etcSnapshot });
+      }
       if (process.platform === 'darwin') return prepareMacosLaunch(policy, { ...options, stagingRoot });
       throw new NativeSandboxUnavailableError(
         'unsupported_platform',

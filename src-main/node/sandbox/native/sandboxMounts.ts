@@ -4,21 +4,13 @@ import { isAbsolute, join, relative } from 'node:path';
 
 /**
  * The filesystem a sandboxed command sees, as bwrap arguments: the system read-only (/usr and the /bin, /lib*
- * links or directories beside it, and only the parts of /etc a program needs to run — not /etc/shadow, /etc/ssh's
- * host keys, /etc/ssl/private or tool configs that may hold tokens), a fresh /proc, /dev and /tmp, an empty home,
+ * links or directories beside it, and a snapshot of only the parts of /etc a program needs), a fresh /proc, /dev
+ * and /tmp, an empty home,
  * and the workspace: the only place it can write. The places where secrets live are hidden even inside the
  * workspace (when the workspace is, say, the home directory).
  */
 
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
-
-/** What of /etc a shell, coreutils, python, node, git and TLS clients need. */
-const ETC_ENTRIES = [
-  'alternatives', 'bash.bashrc', 'debian_version', 'os-release', 'lsb-release', 'gai.conf', 'group', 'host.conf', 'hostname',
-  'hosts', 'inputrc', 'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'locale.alias', 'locale.conf', 'localtime', 'magic', 'magic.mime',
-  'mime.types', 'nsswitch.conf', 'passwd', 'profile', 'protocols', 'resolv.conf', 'services', 'shells', 'terminfo', 'timezone',
-  'perl', 'python3', 'ssl/certs', 'ssl/openssl.cnf', 'ca-certificates', 'pki/tls/certs', 'pki/ca-trust', 'crypto-policies', 'environment',
-];
 
 /** Where secrets conventionally live, relative to the home directory. */
 export const SECRET_HOME_ENTRIES = [
@@ -40,8 +32,11 @@ function exists(path: string): boolean {
   }
 }
 
-/** The read-only system: --ro-bind for directories, --symlink for merged-/usr links such as /bin → usr/bin. */
-export function systemMountArgs(): string[] {
+/**
+ * The read-only system: --ro-bind for directories, --symlink for merged-/usr links such as /bin → usr/bin, and the
+ * /etc snapshot (etcSnapshot.ts) as /etc.
+ */
+export function systemMountArgs(etcSnapshot: string): string[] {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) {
     if (!exists(dir)) continue;
@@ -49,10 +44,7 @@ export function systemMountArgs(): string[] {
     if (stat.isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
     else if (stat.isDirectory()) args.push('--ro-bind', dir, dir);
   }
-  for (const entry of ETC_ENTRIES) {
-    const path = join('/etc', entry);
-    if (exists(path)) args.push('--ro-bind', path, path);
-  }
+  args.push('--ro-bind', etcSnapshot, '/etc');
   return args;
 }
 

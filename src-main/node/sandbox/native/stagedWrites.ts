@@ -125,3 +125,34 @@ export function removeRunDir(dir: string): void {
   }
   rmSync(dir, { recursive: true, force: true });
 }
+
+/**
+ * Removes what earlier host processes left in `root` when they died before disposing their runs (a crash, a
+ * kill -9): per-run directories and /etc snapshots whose owning process no longer exists.
+ */
+export function sweepStaleRunDirs(root: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^omni-native-(?:etc-)?(\d+)-/.exec(name);
+    if (!match || Number(match[1]) === process.pid || processAlive(Number(match[1]))) continue;
+    try {
+      removeRunDir(join(root, name));
+    } catch {
+      // someone else's, or already gone
+    }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -47,6 +47,9 @@ export function validatePolicy(policy: LaunchPolicy): void {
       throw new NativeSandboxPolicyError(`env.${name}`, 'is not a valid environment variable', 'use a name without "=" and string values without NUL');
     }
   }
+  for (const path of policy.readOnlyPaths ?? []) {
+    if (!isAbsolute(path)) throw new NativeSandboxPolicyError('readOnlyPaths', `"${path}" is not an absolute path`, 'pass absolute paths');
+  }
   for (const path of policy.hiddenPaths ?? []) {
     if (!isAbsolute(path)) throw new NativeSandboxPolicyError('hiddenPaths', `"${path}" is not an absolute path`, 'pass absolute paths');
   }
