@@ -45,6 +45,11 @@ test('bad shell requests get a typed error that says what was wrong and how to f
       'INVALID_PARAMS',
       /watch\[0\]\.regex .* matches the empty string/,
     );
+    await refused(
+      shell({ action: 'spawn', command: 'true', session_id: SESSION, watch: [{ regex: 'bye', event: 'exit' }] }),
+      'INVALID_PARAMS',
+      /watch\[0\]\.event "exit" is the name of one of the run's own events/,
+    );
     assert.equal(f.exec.listRuns(SESSION).length, 0, 'nothing was queued');
   });
 

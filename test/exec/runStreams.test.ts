@@ -63,12 +63,17 @@ test('host stop (dispose) ends the processes and leaves the run to be recovered 
   });
   const recovered = await exec.start();
   assert.deepEqual(recovered.map((r) => [r.runId, r.attempt, r.outcome, r.leftoverProcesses]), [[runId, 1, 'requeued', 0]]);
-  await waitFor(() => exec.listRuns(SESSION)[0]?.attempt === 2 && exec.listRuns(SESSION)[0].status === 'running', 'attempt 2 to run');
+  const soFar = () => {
+    const items: RunItem[] = [];
+    exec.subscribeItems(runId, 0, (item) => items.push(item))();
+    return items;
+  };
+  await waitFor(() => soFar().filter((item) => item.data === 'one\n').length === 2, 'attempt 2 to print');
+  assert.equal(exec.listRuns(SESSION)[0].attempt, 2);
   await exec.shell({ action: 'kill', run_id: runId }, { actor: 'user', workspace: join(dir.path, 'workspace') });
-  const items: RunItem[] = [];
-  exec.subscribeItems(runId, 0, (item) => items.push(item))();
+  await waitFor(() => exec.listRuns(SESSION)[0].status === 'killed', 'the kill');
   assert.deepEqual(
-    items.map((item) => (item.kind === 'event' ? `event:${item.data}` : item.data)),
+    soFar().map((item) => (item.kind === 'event' ? `event:${item.data}` : item.data)),
     ['one\n', 'event:host_stopped', 'event:recovered', 'one\n', 'event:killed', 'event:exit'],
   );
 });
@@ -90,4 +95,45 @@ test('a run is failed, not retried, once its attempts are used up', async (t) =>
     }
   }
   assert.ok(runId);
+});
+
+test('attachItems feeds a stream reader at its pace: nothing pushed while it is paused, nothing missed, ended after exit', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  // 4 MB, with the reader attached from the start, so it replays part and follows the rest live.
+  const runId = await spawnRun(f, { command: "head -c 4000000 /dev/zero | tr '\\0' z" });
+  const received: RunItem[] = [];
+  let paused = false;
+  let pushedWhilePaused = 0;
+  let ends = 0;
+  let resume = () => undefined as void;
+  const sink = {
+    push(item: RunItem) {
+      if (paused) pushedWhilePaused++;
+      received.push(item);
+      // A slow reader: out of credit after every 3 items, credit back a little later.
+      if (received.length % 3 === 0) {
+        paused = true;
+        setTimeout(() => {
+          paused = false;
+          resume();
+        }, 2);
+      }
+    },
+    end: () => ends++,
+    onFlowControl: (_pause: () => void, onResume: () => void) => (resume = onResume),
+    get isPaused() {
+      return paused;
+    },
+    isClosed: false,
+  };
+  const feed = f.exec.attachItems(runId, 0, sink);
+  t.after(() => feed.dispose());
+  await waitEnded(f, runId);
+  await waitFor(() => ends > 0, 'the feed to end');
+  const { items } = await pollAll(f, runId);
+  assert.equal(pushedWhilePaused, 0);
+  assert.equal(ends, 1);
+  assert.deepEqual(received, items);
+  assert.equal(received.filter((item) => item.kind === 'stdout').reduce((n, item) => n + item.data.length, 0), 4_000_000);
 });

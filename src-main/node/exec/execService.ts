@@ -10,6 +10,7 @@ import { ExecWorker } from './execWorker';
 import { plainLauncher, type Launcher } from './launcher';
 import { keysToText } from './namedKeys';
 import { compileWatchers, type WatchMatch } from './outputWatcher';
+import { RunItemFeed, type RunItemSink } from './runItemFeed';
 import { RunItemWriter } from './runItemWriter';
 import type { RecoveredRun } from './runRecovery';
 import { commandArgv, parseShellRequest, resolveRunCwd } from './shellRequestRules';
@@ -43,6 +44,14 @@ export const ONE_SHOT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 /** How often the output size of running runs is reported to run listeners. */
 const OUTPUT_SIZE_REPORT_MS = 250;
 const ENDED = new Set(['exited', 'killed', 'timed_out', 'failed']);
+
+function pastTheEnd(sinceSeq: number, run: StoredRun): RpcError {
+  return new RpcError(
+    'INVALID_PARAMS',
+    `since_seq ${sinceSeq} is past the last item ${run.last_seq} of ${run.run_id}; poll with since_seq ≤ ${run.last_seq}`,
+    [{ path: 'since_seq', message: `at most ${run.last_seq}` }],
+  );
+}
 
 /**
  * The `shell` tool (spec/shell-exec-actions.md) and what the UI reads of runs: the facade the host wires.
@@ -175,13 +184,7 @@ export class ExecService implements Disposable {
   private poll(run: StoredRun, sinceSeq: number): ShellResult {
     this.items.flush();
     const current = this.store.require(run.run_id);
-    if (sinceSeq > current.last_seq) {
-      throw new RpcError(
-        'INVALID_PARAMS',
-        `since_seq ${sinceSeq} is past the last item ${current.last_seq} of ${run.run_id}; poll with since_seq ≤ ${current.last_seq}`,
-        [{ path: 'since_seq', message: `at most ${current.last_seq}` }],
-      );
-    }
+    if (sinceSeq > current.last_seq) throw pastTheEnd(sinceSeq, current);
     const items = this.page(run.run_id, sinceSeq);
     const nextSeq = items.length > 0 ? items[items.length - 1].seq : sinceSeq;
     return {
@@ -258,6 +261,17 @@ export class ExecService implements Disposable {
       }
     });
     return () => subscription.dispose();
+  }
+
+  /**
+   * The run's items for a stream reader, at its pace (the bridge's StreamSink fits `sink` as is): replay from
+   * `sinceSeq`, then live, pausing while the reader is behind; the sink is ended after the run's exit item.
+   */
+  attachItems(runId: string, sinceSeq: number, sink: RunItemSink): Disposable {
+    this.items.flush();
+    const run = this.store.require(runId);
+    if (sinceSeq > run.last_seq) throw pastTheEnd(sinceSeq, run);
+    return new RunItemFeed(runId, sinceSeq, sink, this.store, this.items);
   }
 
   /** Every change of a run of the session (queued, running, ended, output size). Returns the unsubscribe. */

@@ -17,12 +17,19 @@ export interface WatchMatch {
   offset: number;
 }
 
+/** The run's own event items: a watcher may not take their names, so a reader can tell them apart. */
+export const RESERVED_EVENTS = new Set(['exit', 'killed', 'timeout', 'truncated', 'recovered', 'host_stopped']);
+
 /**
  * Compiles the watchers of a request before anything is stored, so a bad one is refused with the reason and the
  * index of the watcher at fault.
  */
 export function compileWatchers(watch: readonly Watcher[]): RegExp[] {
   return watch.map((watcher, index) => {
+    if (RESERVED_EVENTS.has(watcher.event)) {
+      const message = `"${watcher.event}" is the name of one of the run's own events (${[...RESERVED_EVENTS].join(', ')}); pick another`;
+      throw new RpcError('INVALID_PARAMS', `watch[${index}].event ${message}`, [{ path: `watch.${index}.event`, message }]);
+    }
     let regex: RegExp;
     try {
       regex = new RegExp(watcher.regex, 'g');

@@ -1,0 +1,78 @@
+import type { RunItem } from '../../../src-preload/contract/exec';
+import type { Disposable } from '../../../src-preload/rpc';
+import type { ExecStore } from './execStore';
+import type { RunItemWriter } from './runItemWriter';
+
+/** Where a feed delivers: the shape of the bridge's StreamSink, so a stream handler passes its sink as is. */
+export interface RunItemSink {
+  push(item: RunItem): void;
+  /** The run has ended and its last item was delivered. */
+  end(): void;
+  onFlowControl(pause: () => void, resume: () => void): void;
+  readonly isPaused: boolean;
+  readonly isClosed: boolean;
+}
+
+/** Items read from the table per step while catching up. */
+const PAGE = 256;
+
+/**
+ * A run's items for one reader, at the reader's pace: replayed from the table from `sinceSeq`, then live. While the
+ * reader is paused (behind on credit) nothing is pushed; on resume the feed reads what it missed from the table, so a
+ * 10 MB replay or a flooding run never piles up in memory. Items reach the table before listeners hear of them, so
+ * switching between reading the table and following live items neither skips nor repeats one. Ends the sink after
+ * the run's `exit` item.
+ */
+export class RunItemFeed implements Disposable {
+  private last: number;
+  private ended = false;
+  private readonly live: Disposable;
+
+  constructor(
+    private readonly runId: string,
+    sinceSeq: number,
+    private readonly sink: RunItemSink,
+    private readonly store: ExecStore,
+    items: RunItemWriter,
+  ) {
+    this.last = sinceSeq;
+    sink.onFlowControl(
+      () => undefined,
+      () => this.catchUp(),
+    );
+    this.live = items.onDidAppend(({ runId, item }) => {
+      if (runId !== this.runId || item.seq <= this.last) return;
+      // Behind (paused, or items of this turn came while catching up): the table has them, read in order from there.
+      if (item.seq !== this.last + 1 || sink.isPaused) return this.catchUp();
+      this.deliver(item);
+    });
+    items.flush();
+    this.catchUp();
+  }
+
+  private catchUp(): void {
+    while (!this.ended && !this.sink.isPaused && !this.sink.isClosed) {
+      const page = this.store.items(this.runId, this.last, PAGE);
+      if (page.length === 0) return;
+      for (const item of page) {
+        this.deliver(item);
+        if (this.ended || this.sink.isPaused || this.sink.isClosed) return;
+      }
+    }
+  }
+
+  private deliver(item: RunItem): void {
+    this.last = item.seq;
+    this.sink.push(item);
+    if (item.kind === 'event' && item.data === 'exit') {
+      this.ended = true;
+      this.live.dispose();
+      this.sink.end();
+    }
+  }
+
+  dispose(): void {
+    this.ended = true;
+    this.live.dispose();
+  }
+}
