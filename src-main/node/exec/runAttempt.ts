@@ -116,7 +116,16 @@ export class RunAttempt {
         } catch {
           // the group is empty
         }
-        closeWait = setTimeout(() => void this.endLeftovers(), PIPE_CLOSE_WAIT_MS);
+        closeWait = setTimeout(() => {
+          void this.endLeftovers().then(() => {
+            // Still open: held by a process that is neither marked nor in the run's group (it cleared its
+            // environment and left): stop reading rather than wait for it forever.
+            closeWait = setTimeout(() => {
+              child.stdout?.destroy();
+              child.stderr?.destroy();
+            }, PIPE_CLOSE_WAIT_MS);
+          });
+        }, PIPE_CLOSE_WAIT_MS);
       });
       child.once('close', (code, signal) => {
         if (closeWait) clearTimeout(closeWait);
