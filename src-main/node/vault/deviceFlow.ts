@@ -27,6 +27,7 @@ export interface DeviceFlow {
 /** RFC 8628 §3.5: after slow_down, every later poll waits this much longer. */
 export const SLOW_DOWN_STEP_S = 5;
 const DEFAULT_INTERVAL_S = 5;
+const LOCAL_EXPIRY_MARGIN_S = 5;
 
 /**
  * RFC 8628 device authorization: asks for a user code, then polls the token endpoint at the interval the provider
@@ -77,7 +78,9 @@ async function poll(
     } catch {
       throw new OAuthFlowError('cancelled', 'the device flow was cancelled');
     }
-    if (now() >= prompt.expiresAt) throw expired(provider.name);
+    // The provider's expired_token is the answer that counts (its clock decides); this bound only ends the loop
+    // against a server that never says it, one interval plus a margin after the code's announced expiry.
+    if (now() >= prompt.expiresAt + (intervalS + LOCAL_EXPIRY_MARGIN_S) * 1000) throw expired(provider.name);
     try {
       const response = await oauth.deviceCodeGrantRequest(as, client, clientAuth, deviceCode, { ...requestOptions, signal });
       return await oauth.processDeviceCodeResponse(as, client, response);

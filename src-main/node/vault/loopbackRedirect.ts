@@ -19,13 +19,15 @@ export class LoopbackRedirect {
   /** Callbacks refused for a wrong or missing state, for the record. */
   refused = 0;
   private done = false;
+  /** http://127.0.0.1:<port>/callback: an IP literal, not "localhost" (RFC 8252 §8.3). Set once listening. */
+  redirectUri = '';
   private timer: NodeJS.Timeout | undefined;
 
   private constructor(private readonly expectedState: string) {
     this.callback = new Promise<URL>((resolve, reject) => (this.settle = { resolve, reject }));
     this.callback.catch(() => {});
     this.server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const url = new URL(req.url ?? '/', this.redirectUri);
       res.setHeader('cache-control', 'no-store');
       res.setHeader('content-type', 'text/html; charset=utf-8');
       if (this.done || req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
@@ -43,7 +45,7 @@ export class LoopbackRedirect {
         failed ? page('Sign-in not completed', 'The provider did not grant access. You can close this window.') : page('Signed in', 'You can close this window and return to Omniscient Shell.'),
       );
       this.close();
-      this.settle.resolve(new URL(url.href.replace('http://127.0.0.1', this.redirectUri.replace(CALLBACK_PATH, ''))));
+      this.settle.resolve(url);
     });
   }
 
@@ -54,13 +56,9 @@ export class LoopbackRedirect {
       redirect.server.once('error', reject);
       redirect.server.listen(0, '127.0.0.1', () => resolve());
     });
+    redirect.redirectUri = `http://127.0.0.1:${(redirect.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
     redirect.timer = setTimeout(() => redirect.fail(new OAuthFlowError('timeout', `no sign-in answer arrived within ${Math.round(timeoutMs / 1000)} s; start the connection again`)), timeoutMs);
     return redirect;
-  }
-
-  /** http://127.0.0.1:<port>/callback: an IP literal, not "localhost" (RFC 8252 §8.3). */
-  get redirectUri(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
   }
 
   /** Ends the wait (cancel): the callback promise rejects with `error`. */

@@ -1,0 +1,77 @@
+// The credentials backend as the host would compose it, on a real SQLite file in a throwaway home: the ledger
+// scrubbing at ingest with the vault's registry, the real consent engine, the OS keychain (or none), the provider
+// registry and the Connections service.
+import { join } from 'node:path';
+import { HostLog } from '../../src-main/node/base/hostLog';
+import { ConsentEngine } from '../../src-main/node/consent/consentEngine';
+import { Ledger } from '../../src-main/node/ledger/ledger';
+import { openDatabase, type Database } from '../../src-main/node/store/database';
+import { Connections } from '../../src-main/node/vault/connections';
+import { CredentialVault } from '../../src-main/node/vault/credentialVault';
+import { openHostKeychain, type HostKeychain } from '../../src-main/node/vault/hostKeychain';
+import { ProviderRegistry, type Provider } from '../../src-main/node/vault/providers';
+import { SecretRegistry } from '../../src-main/node/vault/secretRegistry';
+import { SecretScrubber } from '../../src-main/node/vault/secretScrubber';
+import { tempDir } from '../helpers';
+
+export interface VaultFixture {
+  home: string;
+  dbFile: string;
+  db: Database;
+  ledger: Ledger;
+  consent: ConsentEngine;
+  vault: CredentialVault;
+  providers: ProviderRegistry;
+  connections: Connections;
+  scrubber: SecretScrubber;
+  /** Everything the host log printed (scrubbed, as the host prints it). */
+  logLines: string[];
+  log: HostLog;
+  /** Ledger entries of a type family, oldest first. */
+  entries(typePrefix: string): { type: string; actor: string; payload: Record<string, unknown> }[];
+  close(): void;
+}
+
+export async function vaultFixture(options: { keychain?: HostKeychain; providers?: Provider[]; refreshMarginMs?: number } = {}): Promise<VaultFixture> {
+  const dir = tempDir('vault');
+  const dbFile = join(dir.path, 'memory', 'sessions.db');
+  const db = openDatabase(dbFile);
+  const registry = new SecretRegistry();
+  const scrubber = new SecretScrubber(registry);
+  const logLines: string[] = [];
+  const log = new HostLog({ scrub: (text) => scrubber.scrubText(text), write: (line) => logLines.push(line), prefix: '[host]' });
+  const ledger = new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload), onError: (error) => log.error('ledger:', error) });
+  const consent = new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) });
+  const keychain = options.keychain ?? (await openHostKeychain('os'));
+  const vault = new CredentialVault(keychain, registry);
+  const providers = new ProviderRegistry(options.providers ?? []);
+  const connections = new Connections({ db, ledger, vault, providers, consent, refreshMarginMs: options.refreshMarginMs });
+  return {
+    home: dir.path,
+    dbFile,
+    db,
+    ledger,
+    consent,
+    vault,
+    providers,
+    connections,
+    scrubber,
+    logLines,
+    log,
+    entries(typePrefix) {
+      ledger.flush();
+      return db
+        .prepare<[string], { type: string; actor: string; payload: string }>('SELECT type, actor, payload FROM audit_ledger WHERE type LIKE ? ORDER BY seq')
+        .all(`${typePrefix}%`)
+        .map((row) => ({ type: row.type, actor: row.actor, payload: JSON.parse(row.payload) as Record<string, unknown> }));
+    },
+    close() {
+      connections.dispose();
+      consent.dispose();
+      ledger.dispose();
+      vault.dispose();
+      db.close();
+      dir.cleanup();
+    },
+  };
+}
