@@ -1,6 +1,7 @@
 import type { agentContract } from '../../../../src-preload/contract/agents';
 import type { Handlers } from '../../../../src-preload/rpc';
 import type { AgentRuntime } from './agentRuntime';
+import { RunEventFeed } from './runEventFeed';
 
 /** The `agent.*` calls and streams of the contract, on the runtime; `actor` is who acts through the bridge. */
 export function createAgentHandlers(runtime: AgentRuntime, actor: string): Handlers<typeof agentContract> {
@@ -11,18 +12,6 @@ export function createAgentHandlers(runtime: AgentRuntime, actor: string): Handl
     'agent.stop': ({ runId }) => runtime.stop(runId, actor),
     'agent.suspend': ({ runId }) => runtime.suspend(runId, actor),
     'agent.resume': ({ runId }) => runtime.resume(runId, actor),
-    'agent.events': ({ runId }, sink) => {
-      const run = runtime.get(runId);
-      // Replay and live in one order: the replay is taken and the listener added in the same synchronous step.
-      for (const event of run.replay()) sink.push(event);
-      if (run.ended) {
-        sink.end();
-        return;
-      }
-      return run.onDidAppend((event) => {
-        sink.push(event);
-        if (event.kind === 'ended') sink.end();
-      });
-    },
+    'agent.events': ({ runId }, sink) => new RunEventFeed(runtime.get(runId), sink),
   };
 }
