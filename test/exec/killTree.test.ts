@@ -80,3 +80,17 @@ test('a queued run that is killed never starts', async (t) => {
     ['event', 'exit', 'killed by user before it started'],
   ]);
 });
+
+test("closing a session: killSessionRuns ends its running run and its queue, and leaves other sessions' runs alone", async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const running = await spawnRun(f, { command: 'sleep 300' });
+  const queued = await spawnRun(f, { command: 'sleep 300' });
+  const other = await spawnRun(f, { command: 'sleep 300', session_id: 'ses_othersession1' });
+  await waitFor(() => f.exec.listRuns('ses_execfixture01').find((r) => r.run_id === running)?.status === 'running', 'the first run to start');
+  await f.exec.killSessionRuns('ses_execfixture01', 'user');
+  assert.equal((await waitEnded(f, running)).status, 'killed');
+  assert.equal((await waitEnded(f, queued)).status, 'killed');
+  assert.equal(f.exec.listRuns('ses_othersession1')[0].status === 'queued' || f.exec.listRuns('ses_othersession1')[0].status === 'running', true);
+  await f.shell({ action: 'kill', run_id: other });
+});

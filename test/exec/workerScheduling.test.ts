@@ -33,7 +33,7 @@ test('10,000 runs across 50 sessions: each executes exactly once, one at a time 
   for (let i = 0; i < RUNS; i++) {
     await f.shell({ action: 'spawn', command: ['/bin/true'], session_id: sessionId(i % SESSIONS) });
   }
-  await allEnded(f, RUNS, 120_000);
+  await allEnded(f, RUNS, 400_000);
 
   const runs = f.db
     .prepare<[], { run_id: string; session_id: string; status: string; exit_code: number; attempt: number; started_at: number; ended_at: number; ord: number }>(

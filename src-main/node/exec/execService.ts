@@ -239,6 +239,14 @@ export class ExecService implements Disposable {
     });
   }
 
+  /** Ends every run of the session that has not ended (queued ones never start): for closing a session. */
+  async killSessionRuns(sessionId: string, actor: string): Promise<void> {
+    const open = this.store.list(sessionId).filter((run) => !ENDED.has(run.status));
+    // Queued ones first: none of them can then be claimed when the running one ends.
+    open.sort((a, b) => (a.status === 'queued' ? 0 : 1) - (b.status === 'queued' ? 0 : 1));
+    await Promise.all(open.map((run) => this.worker.kill(run.run_id, actor)));
+  }
+
   /** The session's runs, newest first. */
   listRuns(sessionId: string): Run[] {
     return this.store.list(sessionId).map(publicRun);
