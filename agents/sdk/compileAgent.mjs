@@ -10,6 +10,9 @@ import { join } from 'node:path';
 /** The name agents import the SDK by. */
 export const SDK_PACKAGE = 'omni-sdk';
 
+/** The SDK's abort handler, by the compiler's internal name for it. */
+const SDK_ABORT = `~lib/${SDK_PACKAGE}/index/onAbort`;
+
 /** Where the compiler and the SDK are inside the project folder `root`. */
 export function agentToolchain(root) {
   return {
@@ -36,26 +39,33 @@ export function compileAgent({ root, entry, cwd }) {
     mkdirSync(packages);
     symlinkSync(sdkDir, join(packages, SDK_PACKAGE), 'junction');
     const outFile = join(scratch, 'agent.wasm');
-    const result = spawnSync(
-      process.execPath,
-      [
-        asc,
-        entry,
-        '-o',
-        outFile,
-        '--optimize',
-        '--runtime',
-        'incremental',
-        '--path',
-        packages,
-        // The SDK's onAbort reports where the agent failed before trapping (instead of importing env.abort).
-        '--use',
-        `abort=~lib/${SDK_PACKAGE}/index/onAbort`,
-        '--noColors',
-      ],
-      { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-    );
-    const diagnostics = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+    const run = (withSdkAbort) =>
+      spawnSync(
+        process.execPath,
+        [
+          asc,
+          entry,
+          '-o',
+          outFile,
+          '--optimize',
+          '--runtime',
+          'incremental',
+          '--path',
+          packages,
+          // The SDK's onAbort reports where the agent failed before trapping (instead of importing env.abort).
+          ...(withSdkAbort ? ['--use', `abort=${SDK_ABORT}`] : []),
+          '--noColors',
+        ],
+        { cwd, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      );
+    let result = run(true);
+    let diagnostics = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+    // An agent that does not use the SDK has no onAbort to alias: compiled as it is, it imports env.abort, which the
+    // module check then names.
+    if (result.status !== 0 && diagnostics.includes(`Element '${SDK_ABORT}' not found`)) {
+      result = run(false);
+      diagnostics = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim();
+    }
     if (result.error) return { ok: false, diagnostics: `the compiler could not be started: ${result.error.message}` };
     if (result.status !== 0 || !existsSync(outFile)) return { ok: false, diagnostics: diagnostics || `the compiler exited with ${result.status ?? result.signal}` };
     return { ok: true, bytes: readFileSync(outFile), diagnostics };

@@ -58,7 +58,11 @@ export function buildAgent(folder: string): BuiltAgent {
     if (!(error instanceof ModuleRefusedError)) throw error;
     throw new AgentBuildError(
       `the compiled module would be refused by the sandbox, so it was not written`,
-      error.problems.map((problem) => `${problem.code}: ${problem.message}`),
+      error.problems.map((problem) =>
+        problem.subject === 'env.abort'
+          ? `${problem.code}: ${problem.message}. AssemblyScript imports env.abort for assertions and errors unless the SDK's onAbort replaces it: import from '${SDK_PACKAGE}' (and re-export its omni_alloc)`
+          : `${problem.code}: ${problem.message}`,
+      ),
     );
   }
   writeEntry(folder, manifest.entryPath, compiled.bytes);

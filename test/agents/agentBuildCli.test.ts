@@ -141,3 +141,14 @@ export function omni_invoke(ptr: usize, len: i32): void {
   assert.equal(run.code, 1, run.out);
   assert.match(run.out, /agent aborted: the answer was not 42 at assembly\/index\.ts:4:3/);
 });
+
+test('omni agent build: an agent that does not use the SDK compiles, but its env.abort import is refused with what to do', { timeout: 120_000 }, (t) => {
+  const dir = tempDir('agent-build');
+  t.after(dir.cleanup);
+  const bare = 'export function omni_alloc(len: i32): usize { return heap.alloc(<usize>len); }\nexport function omni_invoke(ptr: usize, len: i32): void {}\n';
+  const folder = agentFolder(dir.path, 'bare', manifestText({ name: '"bare"', capabilities: '[]' }), bare);
+  const result = omni('agent', 'build', folder);
+  assert.equal(result.code, 1, result.out);
+  assert.match(result.err, /unknown_import: it imports env\.abort .*import from 'omni-sdk'/);
+  assert.equal(existsSync(join(folder, 'agent.wasm')), false);
+});
