@@ -4,7 +4,7 @@
 // and exits 0 unless something could not be measured at all.
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput runs per side, default 3),
-// BENCH_ONLY=throughput,coldstart,paint, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
+// BENCH_ONLY=throughput,coldstart,paint,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
 // BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: that checkout's
 // build, already built, is measured in the same run, alternating with this one, under the same conditions),
 // BENCH_HOST_CPU_PROF=DIR (the bench's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
@@ -27,6 +27,7 @@ import { measureFirstPaint } from './parts/firstPaint.mjs';
 import { measureAgents } from './parts/agents.mjs';
 import { measureExec } from './parts/exec.mjs';
 import { measureLedger } from './parts/ledger.mjs';
+import { measureNativeSandbox } from './parts/nativeSandbox.mjs';
 import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
 import { startReferenceServer } from './reference/server.mjs';
 
@@ -34,14 +35,14 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
-const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,exec,coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
 const compareRoot = process.env.BENCH_COMPARE_ROOT;
 const tracing = process.env.BENCH_TRACE === '1';
 
-const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150, execPollMs: 1, execKillMs: 2000 };
+const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150, execPollMs: 1, execKillMs: 2000, sandboxOverheadMs: 25 };
 
 const log = (...args) => console.log(...args);
 const started = Date.now();
@@ -116,13 +117,20 @@ if (only.has('exec')) {
   await part('exec', () => measureExec({ log }));
 }
 
+if (only.has('sandbox')) {
+  log('\nNative sandbox');
+  await part('nativeSandbox', () => measureNativeSandbox({ log }));
+}
+
 let host;
 let rpc;
 let altHost;
 let altRpc;
 let reference;
 const homes = [];
-try {
+// The remaining parts need the app built and a host running; BENCH_ONLY without them (e.g. sandbox) skips both.
+const hostParts = ['coldstart', 'paint', 'throughput'].some((name) => only.has(name));
+if (hostParts) try {
   log(`bench: ${report.machine.cpus} cores, Node ${process.version}, ${report.machine.chromium}`);
   report.build = buildApp();
   log(`bench: build ${report.build}`);
@@ -318,6 +326,18 @@ function printExec(e) {
   );
 }
 
+function printNativeSandbox(s) {
+  if (!s) return;
+  log(`\n0d. Sandboxed spawn of /bin/true: wrap + run + dispose through the native sandbox (${s.bwrap}) vs a plain spawn, alternating (p50 of ${s.rounds})`);
+  const labels = { bwrap: 'bwrap + seccomp, no network', staged: '+ staged writes (overlay) + cgroup limits', network: '+ network grant (proxy + socat bridge)' };
+  log(
+    table(
+      ['', 'ms', 'plain spawn', 'overhead', 'goal', ''],
+      Object.entries(s.variants).map(([name, v]) => [labels[name] ?? name, fmt(v.ms, '', 1), fmt(s.plainMs, '', 1), fmt(v.overheadMs, ' ms', 1), `≤ ${GOALS.sandboxOverheadMs} ms`, verdict(v.overheadMs <= GOALS.sandboxOverheadMs)]),
+    ),
+  );
+}
+
 function verdict(ok) {
   return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
 }
@@ -327,6 +347,7 @@ function printReport(r) {
   printLedger(r.ledger);
   printAgents(r.agents);
   printExec(r.exec);
+  printNativeSandbox(r.nativeSandbox);
   const t = r.throughput;
   if (t) {
     const n = t.runs.product.length;
