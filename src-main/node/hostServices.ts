@@ -79,16 +79,6 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     }),
   );
 
-  const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
-  const agents = owner.add(
-    new AgentRuntime({
-      registry,
-      sessions,
-      ledger,
-      sandbox: () => new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1 }),
-    }),
-  );
-
   // Process runs (the shell tool): the user's run as asked, an agent's inside the native sandbox.
   const nativeSandbox = createNativeSandbox({
     appHome: options.home,
@@ -99,6 +89,17 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     launcher: agentRunLauncher({ sandbox: nativeSandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
     onError: (error) => log.error('exec:', error),
   });
+  const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
+  const agents = owner.add(
+    new AgentRuntime({
+      registry,
+      sessions,
+      ledger,
+      sandbox: () => new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1 }),
+      native: { sandbox: () => nativeSandbox, consent },
+    }),
+  );
+
   const execStarted = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
 
   const handlers: Handlers<Contract> = {

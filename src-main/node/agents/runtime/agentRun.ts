@@ -15,6 +15,9 @@ export class AgentRun {
   private keptChars = 0;
   private readonly appended = new Emitter<AgentRunEvent>();
   readonly onDidAppend = this.appended.event;
+  private readonly ending = new AbortController();
+  /** Aborts when the run ends: a consent prompt asked on its behalf is withdrawn. */
+  readonly stopSignal = this.ending.signal;
 
   constructor(public info: AgentRunInfo) {
     this.lifecycle.onDidChange((change) => {
@@ -49,6 +52,7 @@ export class AgentRun {
     this.events.push(ended);
     this.appended.fire(ended);
     this.appended.dispose();
+    this.ending.abort();
   }
 
   private trim(): void {

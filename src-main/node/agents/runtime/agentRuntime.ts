@@ -5,7 +5,9 @@ import type { AgentInfo, AgentRunInfo, BrokenAgent } from '../../../../src-prelo
 import { EVENT_SCHEMA_VERSION } from '../../../../src-preload/contract/agentEvents';
 import type { Disposable } from '../../../../src-preload/rpc';
 import { newId } from '../../base/ids';
+import type { ConsentEngine } from '../../consent/consentEngine';
 import type { Ledger } from '../../ledger/ledger';
+import type { NativeSandbox } from '../../sandbox/native/nativeSandbox';
 import { AgentStoppedError, ModuleRefusedError } from '../../sandbox/wasm/sandboxErrors';
 import type { WasmAgent } from '../../sandbox/wasm/wasmAgent';
 import type { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
@@ -14,6 +16,7 @@ import { errorsOf, formatIssue, warningsOf } from '../manifest';
 import type { CatalogAgent } from '../registry/agentCatalog';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
+import { NativeAgent } from './nativeAgent';
 import { cardKindOf } from './cardAssembler';
 import { TokenBucket } from './tokenBucket';
 
@@ -27,11 +30,16 @@ export interface AgentRuntimeOptions {
   sessions: SessionService;
   ledger: Ledger;
   now?: () => number;
+  /** Native agents (sandbox = "native"): the OS sandbox they run in and the consent engine that must allow them. */
+  native?: { sandbox: () => NativeSandbox; consent: Pick<ConsentEngine, 'ask' | 'list'> };
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
   stepDeadlineMs?: number;
   /** How much output one agent may send: chunks and characters per second, each with a burst. */
   outputRate?: { chunksPerSecond: number; chunkBurst: number; charsPerSecond: number; charBurst: number };
 }
+
+/** A started agent of either kind: a WASM module in its child process, or a native program in the OS sandbox. */
+type RunningAgent = WasmAgent | NativeAgent;
 
 /** Generous for any agent that talks to a person (10k chunks/s reach the DOM), a brake on one that floods. */
 const DEFAULT_OUTPUT_RATE = { chunksPerSecond: 20_000, chunkBurst: 5_000, charsPerSecond: 8 * 1024 * 1024, charBurst: 2 * 1024 * 1024 };
@@ -64,7 +72,7 @@ function toInfo(agent: CatalogAgent): AgentInfo {
  */
 export class AgentRuntime implements Disposable {
   private readonly runs = new Map<string, AgentRun>();
-  private readonly agents = new Map<string, WasmAgent>();
+  private readonly agents = new Map<string, RunningAgent>();
   private readonly now: () => number;
   private sandbox: WasmSandbox | undefined;
 
@@ -111,9 +119,6 @@ export class AgentRuntime implements Disposable {
   /** Starts `agent` (from the registry, or a folder the headless runner was pointed at) in the session. */
   startAgent(sessionId: string, agent: CatalogAgent, prompt: string, actor: string): AgentRunInfo {
     const session = this.options.sessions.getOpen(sessionId);
-    if (agent.manifest.sandbox !== 'wasm') {
-      throw new RpcError('INVALID_STATE', `"${agent.manifest.name}" asks for the native sandbox, which this version cannot run yet; only WASM agents run`);
-    }
     const run = new AgentRun({
       id: newId('run'),
       sessionId,
@@ -130,7 +135,7 @@ export class AgentRuntime implements Disposable {
       type: 'agent.start',
       actor,
       sessionId,
-      payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: 'wasm', source: agent.source },
+      payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: agent.manifest.sandbox, source: agent.source },
     });
     void this.execute(run, agent, session.workspace);
     return run.info;
@@ -155,7 +160,7 @@ export class AgentRuntime implements Disposable {
   }
 
   /** The user's Suspend or Resume: the process is stopped or continued, the lifecycle moves, the ledger records it. */
-  private pauseOrResume(runId: string, actor: string, from: 'Active' | 'Suspended', to: 'Active' | 'Suspended', act: (agent: WasmAgent) => void): AgentRunInfo {
+  private pauseOrResume(runId: string, actor: string, from: 'Active' | 'Suspended', to: 'Active' | 'Suspended', act: (agent: RunningAgent) => void): AgentRunInfo {
     const run = this.get(runId);
     const agent = this.agents.get(runId);
     const verb = to === 'Suspended' ? 'suspended' : 'resumed';
@@ -169,25 +174,17 @@ export class AgentRuntime implements Disposable {
   private async execute(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<void> {
     const { manifest } = agent;
     const agentId = manifest.name;
-    let wasm: WasmAgent | undefined;
+    let running: RunningAgent | undefined;
     try {
       run.lifecycle.move('Initialized', 'host');
-      wasm = await this.wasm.start({
-        agentId,
-        sessionId: run.info.sessionId,
-        workspaceRoot: workspace,
-        workspaceName: basename(workspace),
-        module: readFileSync(manifest.entryPath),
-        capabilities: manifest.capabilities,
-        limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS },
-        outputPacing: this.outputPacing(),
-      });
-      this.agents.set(run.info.id, wasm);
-      this.follow(run, wasm, manifest.uiHints);
+      running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
+      if (!running) return;
+      this.agents.set(run.info.id, running);
+      this.follow(run, running, manifest.uiHints);
       if (run.ended) return;
       run.lifecycle.move('Active', 'host');
-      await wasm.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: run.info.prompt, context_refs: [] });
-      await wasm.shutdown();
+      await running.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: run.info.prompt, context_refs: [] });
+      await running.shutdown();
       this.finish(run, 'completed', null);
     } catch (error) {
       if (error instanceof ModuleRefusedError) {
@@ -200,8 +197,84 @@ export class AgentRuntime implements Disposable {
       }
     } finally {
       this.agents.delete(run.info.id);
-      wasm?.dispose();
+      running?.dispose();
     }
+  }
+
+  private startWasm(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<WasmAgent> {
+    const { manifest } = agent;
+    return this.wasm.start({
+      agentId: manifest.name,
+      sessionId: run.info.sessionId,
+      workspaceRoot: workspace,
+      workspaceName: basename(workspace),
+      module: readFileSync(manifest.entryPath),
+      capabilities: manifest.capabilities,
+      limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.stepDeadlineMs },
+      outputPacing: this.outputPacing(),
+    });
+  }
+
+  /**
+   * A native agent runs only with the user's explicit consent (a per-action process.exec prompt naming the program
+   * and what it declares), and then inside the native sandbox. Undefined when the user said no (the run is finished).
+   */
+  private async startNative(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<NativeAgent | undefined> {
+    const native = this.options.native;
+    const { manifest } = agent;
+    const agentId = manifest.name;
+    const { sessionId } = run.info;
+    if (!native) {
+      this.finish(run, 'failed', { code: 'native_unavailable', message: `"${agentId}" asks for the native sandbox, which this host was started without`, hint: 'run it in the app, or rebuild it for the WASM sandbox' });
+      return undefined;
+    }
+    const declared = manifest.capabilities.length > 0 ? manifest.capabilities.join(', ') : 'no capabilities';
+    const action = `run natively: ${manifest.entryPath}`;
+    const allowed = await native.consent.ask({
+      agentId,
+      sessionId,
+      capability: 'process.exec',
+      action,
+      reason: `"${agentId}" ${manifest.version} is a native program (sandbox = "native"), not a WASM module; it runs in the OS sandbox with ${declared}`,
+      // The user picks once or for how long; an allowance covers this exact program only.
+      durationS: 600,
+      signal: run.stopSignal,
+    });
+    if (allowed.decision !== 'allow') {
+      this.finish(run, 'failed', { code: 'capability_denied', message: `running "${agentId}" natively was not allowed: ${allowed.reason}`, hint: 'allow it on the consent card, or use a WASM agent' });
+      return undefined;
+    }
+    const sandbox = native.sandbox();
+    const networkDomains = native.consent
+      .list(sessionId)
+      .filter((grant) => grant.agentId === agentId && grant.capability === 'network' && grant.status === 'live' && grant.scope)
+      .map((grant) => grant.scope!);
+    const launch = await sandbox.prepareLaunch({
+      argv: [manifest.entryPath],
+      cwd: workspace,
+      workspace,
+      env: { OMNI_AGENT_ID: agentId, OMNI_SESSION_ID: sessionId, OMNI_EVENT_SCHEMA: EVENT_SCHEMA_VERSION },
+      network: networkDomains.length > 0 ? { allowDomains: networkDomains } : null,
+      resources: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, pids: 256, cpuSeconds: Math.ceil(this.stepDeadlineMs / 1000) },
+      readOnlyPaths: [agent.folder],
+      stageWrites: true,
+      label: run.info.id,
+    });
+    this.options.ledger.append({ type: 'agent.native_launch', actor: 'host', sessionId, payload: { runId: run.info.id, agent: agentId, entry: manifest.entryPath, enforced: launch.enforced } });
+    return new NativeAgent({
+      agentId,
+      launch,
+      deadlineMs: this.stepDeadlineMs,
+      askConsent: async ({ capability, reason, durationS }) => {
+        if (!(manifest.capabilities as readonly string[]).includes(capability)) return { granted: false, expiresAt: null };
+        const outcome = await native.consent.ask({ agentId, sessionId, capability, reason, durationS, signal: run.stopSignal });
+        return { granted: outcome.decision === 'allow', expiresAt: outcome.grant?.expiresAt ?? null };
+      },
+    });
+  }
+
+  private get stepDeadlineMs(): number {
+    return this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS;
   }
 
   /** Token buckets for one run's output (event protocol §4): the wait before the agent's output call returns. */
@@ -213,7 +286,7 @@ export class AgentRuntime implements Disposable {
   }
 
   /** Turns the sandbox's callbacks into the run's events. */
-  private follow(run: AgentRun, wasm: WasmAgent, hints: readonly string[]): void {
+  private follow(run: AgentRun, wasm: RunningAgent, hints: readonly string[]): void {
     wasm.calls.onOutput((chunk) => {
       const { kind, language } = cardKindOf(chunk.contentType, hints);
       run.push({ kind: 'output', cardId: chunk.chunkId ?? 'main', cardKind: kind, contentType: chunk.contentType, language, data: chunk.data });

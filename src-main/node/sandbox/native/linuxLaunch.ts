@@ -46,9 +46,6 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
   if (policy.network && !probe.socatPath) {
     throw new NativeSandboxUnavailableError('socat_missing', 'the run has a network grant but socat (the bridge to the allowlist proxy) is not installed', 'install socat (apt-get install socat), or run without network');
   }
-  if ((policy.stageWrites || policy.network) && !probe.setprivPath) {
-    throw new NativeSandboxUnavailableError('setpriv_missing', 'staged writes and network grants need setpriv (util-linux), which is not installed', 'install util-linux, or run without them');
-  }
   if (policy.stageWrites && !probe.overlay) {
     throw new NativeSandboxUnavailableError('overlay_unavailable', 'staged writes need overlayfs in a user namespace, which this kernel refuses', 'use Linux 5.11 or newer, or run without staged writes');
   }
@@ -116,7 +113,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     // The command's user inside: the host user's uid, or 1000 for root, so it is never "root" even in its namespace.
     const identity = ['--uid', String(process.getuid?.() || 1000), '--gid', String(process.getgid?.() || 1000)];
     const inner = [
-      '--unshare-user', ...(outer ? [] : identity), '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+      '--unshare-user', ...identity, '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       ...(outer ? [] : ['--unshare-net']),
       '--die-with-parent', ...(policy.tty ? [] : ['--new-session']),
       '--cap-drop', 'ALL', '--disable-userns',
@@ -135,15 +132,14 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     const sandboxed = outer
       ? [
           bwrap,
-          '--unshare-user', ...identity, '--unshare-pid', '--unshare-net', '--die-with-parent',
-          '--dev-bind', '/', '/', '--proc', '/proc',
-          // Mounting the overlay takes CAP_SYS_ADMIN, and overlayfs's mode-000 work directory CAP_DAC_OVERRIDE, both
-          // only over this namespace's own mounts and files. They are dropped (setpriv) before the inner bwrap, which
-          // would refuse to start with capabilities, and the command runs without any.
-          '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_DAC_OVERRIDE',
+          // The outer layer is root in its own user namespace, with capabilities over that namespace only: it mounts
+          // the overlay and starts the bridge, and the inner bwrap (which, as root there, sets up its own namespaces)
+          // gives the command none of them. It sees the host's filesystem as the host user does; only our script
+          // and socat run in it.
+          '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-pid', '--unshare-net', '--die-with-parent',
+          '--dev-bind', '/', '/', '--cap-add', 'ALL',
           '--', '/bin/sh', '-c', OUTER_SCRIPT, 'omni-sandbox-outer',
           policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', proxy ? socketPath : '-',
-          probe.setprivPath!, '--inh-caps=-all', '--ambient-caps=-all', '--',
           bwrap, ...inner,
         ]
       : [bwrap, ...inner];
