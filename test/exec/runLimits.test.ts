@@ -68,3 +68,17 @@ test('output arriving in pieces that split characters is stored as whole charact
   assert.ok(chunks.every((item) => !item.data.includes('\ufffd')), 'no item holds a broken character');
   assert.equal(outputOf(items, 'stdout'), '→ žluťoučký kůň 🐎 '.repeat(20));
 });
+
+test('output that reaches the cap exactly, then more: the truncation event still comes', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  for (const pty of [false, true]) {
+    const script = "process.stdout.write('x'.repeat(100)); setTimeout(() => process.stdout.write('more'), 300);";
+    const runId = await spawnRun(f, { command: [process.execPath, '-e', script], max_output_bytes: 100, pty });
+    const run = await waitEnded(f, runId);
+    assert.equal(run.truncated, true, pty ? 'pty' : 'pipe');
+    const { items } = await pollAll(f, runId);
+    assert.equal(outputOf(items, pty ? 'output' : 'stdout'), 'x'.repeat(100));
+    assert.equal(items.filter((item) => item.data === 'truncated').length, 1);
+  }
+});

@@ -159,9 +159,11 @@ export class RunAttempt {
 
   private pipeOutput(stream: 'stdout' | 'stderr', chunk: Buffer, decoder: StringDecoder): void {
     const kept = this.keep(chunk.length);
-    if (kept === 0) return;
-    const text = decoder.write(kept < chunk.length ? chunk.subarray(0, kept) : chunk);
-    if (text) this.output(stream, text, 0);
+    if (kept > 0) {
+      const text = decoder.write(kept < chunk.length ? chunk.subarray(0, kept) : chunk);
+      if (text) this.output(stream, text, 0);
+    }
+    // Also when the cap was reached exactly by earlier output: the first byte past it is what truncates.
     if (kept < chunk.length) this.truncate();
   }
 
@@ -190,7 +192,7 @@ export class RunAttempt {
     let bytes = Buffer.byteLength(text);
     if (ptyBytes > 0) {
       const fits = this.keep(ptyBytes);
-      if (fits === 0) return;
+      if (fits === 0) return this.truncate();
       if (fits < ptyBytes) {
         // Cut at a character boundary: the decoder keeps a split character to itself.
         kept = new StringDecoder('utf8').write(Buffer.from(text).subarray(0, fits));
