@@ -1,4 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { createSession, expectConnected, saveScreenshot, terminalText, visibleSessionView } from './appDriver';
 import { expect, test } from './fixtures';
 
@@ -12,9 +14,26 @@ async function runCommand(page: Page, command: string, options: { pty?: boolean 
   await view.getByTestId('exec-run-command').press('Enter');
   await expect(view.getByTestId('exec-run-row')).toHaveCount(before + 1);
   await expect(view.getByTestId('exec-run-command')).toHaveValue('');
-  const row = view.getByTestId('exec-run-row').first();
-  const runId = await row.getAttribute('data-run-id');
-  return { row, card: view.locator(`[data-testid="exec-run-card"][data-run-id="${runId}"]`) };
+  const runId = await view.getByTestId('exec-run-row').first().getAttribute('data-run-id');
+  return {
+    row: view.locator(`[data-testid="exec-run-row"][data-run-id="${runId}"]`),
+    card: view.locator(`[data-testid="exec-run-card"][data-run-id="${runId}"]`),
+  };
+}
+
+/** Characters the run card's screen has parsed (the count the terminal bench reads, keyed by run id). */
+function parsedChars(page: Page, runId: string): Promise<number> {
+  return page.evaluate((id) => {
+    const stats = (window as { __omniTerminalStats?: Record<string, { bytesParsed: number }> }).__omniTerminalStats;
+    return stats?.[id]?.bytesParsed ?? 0;
+  }, runId);
+}
+
+/** `omni shell '<json>'` against the running host of the app's home, as a script in the user's own terminal would. */
+function omniShell(home: string, request: object): { run_id: string } {
+  const result = spawnSync(process.execPath, [join(__dirname, '../bin/omni.mjs'), 'shell', JSON.stringify(request), '--home', home], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`omni shell failed (${result.status}): ${result.stderr}`);
+  return JSON.parse(result.stdout) as { run_id: string };
 }
 
 test.describe('process runs', () => {
@@ -60,7 +79,7 @@ test.describe('process runs', () => {
     await expect(row.getByTestId('exec-run-duration')).toHaveText(stopped!);
   });
 
-  test('a PTY run takes keys: "echo hi" + Enter prints hi; C-c ends it', async ({ omni }) => {
+  test('a PTY run takes keys: "echo hi" + Enter prints hi, Ctrl+C interrupts, exit ends it', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
     await createSession(page, omni.newWorkspace('runs-pty'), 'PTY');
@@ -76,6 +95,14 @@ test.describe('process runs', () => {
     await expect.poll(() => terminalText(card)).toMatch(/^hi$/m);
     // The input is not shown a second time: the PTY's echo is the only copy.
     expect((await terminalText(card)).match(/echo hi/g)?.length).toBe(1);
+
+    // Ctrl+C reaches the foreground program through the terminal: the sleep ends and bash takes the next line.
+    await keys.fill('sleep 100');
+    await card.getByTestId('exec-run-key-Enter').click();
+    await card.getByTestId('exec-run-key-C-c').click();
+    await keys.fill('echo after-$((6*7))');
+    await card.getByTestId('exec-run-key-Enter').click();
+    await expect.poll(() => terminalText(card)).toMatch(/^after-42$/m);
 
     // Enter in the text field sends the text with Enter, like the button.
     await keys.fill('exit 4');
@@ -124,5 +151,57 @@ test.describe('process runs', () => {
     await expect(view.getByTestId('exec-run-row')).toHaveCount(0);
     // The command stays for the user to fix.
     await expect(view.getByTestId('exec-run-command')).not.toHaveValue('');
+  });
+
+  test('a large output reaches the card complete under flow control, and again when the card is reopened', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-flood'), 'Flood');
+
+    // ~1.9 MB: about twice the card's credit window, so the stream must wait for xterm to parse and give credit back.
+    const { row, card } = await runCommand(page, 'seq 1 300000; echo flood-done');
+    const runId = (await row.getAttribute('data-run-id'))!;
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0', { timeout: 20_000 });
+    await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^flood-done$/m);
+    expect(await terminalText(card)).toMatch(/^300000$/m);
+    const size = 1_988_906; // bytes of `seq 1 300000` plus "flood-done\n"
+    await expect(row.getByTestId('exec-run-size')).toHaveText('1.8 MiB');
+    expect(await parsedChars(page, runId)).toBeGreaterThanOrEqual(size);
+
+    await card.getByTestId('exec-run-card-close').click();
+    await expect(card).toHaveCount(0);
+    await row.locator('.exec-run-open').click();
+    await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^flood-done$/m);
+    expect(await parsedChars(page, runId)).toBeGreaterThanOrEqual(size);
+  });
+
+  test('a watcher match of a run started outside the app shows as an event in its card and in the session', async ({ omni }) => {
+    test.skip(omni.mode !== 'web', 'omni shell finds the host through the home; the Electron host keeps its own');
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-watch'), 'Watch');
+    const view = visibleSessionView(page);
+    const sessionId = (await view.getAttribute('data-session-id'))!;
+
+    const { run_id: runId } = omniShell(omni.home, {
+      action: 'spawn',
+      command: "echo building; echo 'ERROR: disk full'; echo done",
+      session_id: sessionId,
+      watch: [{ regex: 'ERROR: [a-z ]+', event: 'build-error', once: true }],
+    });
+    const row = view.locator(`[data-testid="exec-run-row"][data-run-id="${runId}"]`);
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0');
+
+    const message = view.getByTestId('exec-backlog-item');
+    await expect(message).toHaveCount(1);
+    await expect(message).toContainText('build-error');
+    await expect(message).toContainText('ERROR: disk full');
+    await expect(message).toHaveAttribute('data-delivered', 'false');
+    await expect(message).toContainText('pending');
+
+    await row.locator('.exec-run-open').click();
+    const card = view.locator(`[data-testid="exec-run-card"][data-run-id="${runId}"]`);
+    await expect(card.locator('[data-testid="exec-run-notice"][data-event="build-error"]')).toHaveText(/ERROR: disk full/);
+    await expect.poll(() => terminalText(card)).toBe('building\nERROR: disk full\ndone');
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Run, RunItem } from '../../src-preload/contract/exec';
 import { movedIndex } from '../../src-renderer/features/runs/listNavigation';
-import { actorLabel, commandLine, formatBytes, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
+import { actorLabel, commandLine, durationText, formatBytes, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
 import { viewOfRunItem } from '../../src-renderer/features/runs/runItemView';
 import { isAtLeastAsRecent, mergeRuns } from '../../src-renderer/features/runs/runList';
 
@@ -55,6 +55,12 @@ test('sizes use binary units and never show more than the size is', () => {
   assert.equal(formatBytes(10 * 1024 * 1024), '10 MiB');
   assert.equal(formatBytes(1024 * 1024 - 1), '1023 KiB');
   assert.equal(formatBytes(3 * 1024 ** 3), '3 GiB');
+});
+
+test('the duration reads as waiting while a run is queued', () => {
+  assert.equal(durationText(run({ status: 'queued', started_at: null }), 4_000), 'waiting 3.0 s');
+  assert.equal(durationText(run({ status: 'running' }), 4_000), '2.5 s');
+  assert.equal(durationText(run({ status: 'killed', started_at: null, ended_at: 2_000 }), 4_000), null);
 });
 
 test('a run’s duration: waiting while queued, ticking while running, fixed once ended', () => {
@@ -130,9 +136,9 @@ test('output goes to the screen, stderr tinted; events become notices', () => {
   assert.equal(exit.kind === 'notice' && exit.notice.tone, 'warning');
 
   const killed = viewOfRunItem(item('event', 'exit', { status: 'killed', exit_code: null, signal: null, reason: 'killed by user before it started' }), false);
-  assert.equal(killed.kind === 'notice' && killed.notice.text, 'ended: killed: killed by user before it started');
+  assert.equal(killed.kind === 'notice' && killed.notice.text, 'ended (killed): killed by user before it started');
   const byYou = viewOfRunItem(item('event', 'killed', { by: 'user' }), false);
-  assert.match(byYou.kind === 'notice' ? byYou.notice.text : '', /^killed by you/);
+  assert.equal(byYou.kind === 'notice' && byYou.notice.text, 'killed by you');
   const timeout = viewOfRunItem(item('event', 'timeout', { timeout_secs: 5 }), false);
   assert.match(timeout.kind === 'notice' ? timeout.notice.text : '', /^timed out after 5 s/);
 

@@ -1,4 +1,4 @@
-import type { Run } from '../../../src-preload/contract/exec';
+import type { Run } from '../../../src-preload/contract';
 import { commandLine } from './runFormat';
 import { useRuns } from './runsStore';
 import { useSessionBacklog } from './useSessionBacklog';

@@ -1,8 +1,8 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
-import type { Run } from '../../../src-preload/contract/exec';
+import type { Run } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { actorLabel, commandLine, formatBytes, formatDuration, isLive, runDurationMs, wasRecovered } from './runFormat';
+import { actorLabel, commandLine, durationText, formatBytes, isLive, wasRecovered } from './runFormat';
 import { killRun } from './runActions';
 import { RunStatusBadge } from './RunStatusBadge';
 
@@ -24,7 +24,7 @@ export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKey
   const [error, setError] = useState<string | null>(null);
   const [killing, setKilling] = useState(false);
   const command = commandLine(run.argv);
-  const duration = runDurationMs(run, now);
+  const duration = durationText(run, now);
 
   async function kill(): Promise<void> {
     if (!client) return;
@@ -55,7 +55,7 @@ export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKey
         <code className="exec-command">{command}</code>
         <span className="exec-run-facts">
           <RunStatusBadge run={run} />
-          <span data-testid="exec-run-duration">{duration === null ? '—' : formatDuration(duration)}</span>
+          <span data-testid="exec-run-duration">{duration ?? '—'}</span>
           <span data-testid="exec-run-size">
             {formatBytes(run.output_bytes)}
             {run.truncated ? ' (truncated)' : ''}

@@ -1,7 +1,9 @@
-import type { Run } from '../../../src-preload/contract/exec';
+import type { Run } from '../../../src-preload/contract';
 import { isBadOutcome, statusLabel } from './runFormat';
 
-/** The run's status with its exit code or signal; the reason (why it failed or stopped) as its tooltip. */
+const QUEUED_WHY = 'Waiting for its turn: the runs of a session run one at a time, in order';
+
+/** The run's status with its exit code or signal; the reason (why it failed or stopped, or why it waits) as its tooltip. */
 export function RunStatusBadge({ run }: { run: Run }) {
   const tone = isBadOutcome(run) ? ' exec-status-bad' : run.status === 'running' ? ' exec-status-live' : '';
   return (
@@ -10,7 +12,7 @@ export function RunStatusBadge({ run }: { run: Run }) {
       data-testid="exec-run-status"
       data-status={run.status}
       data-exit-code={run.exit_code ?? undefined}
-      title={run.reason ?? undefined}
+      title={run.reason ?? (run.status === 'queued' ? QUEUED_WHY : undefined)}
     >
       {statusLabel(run)}
     </span>

@@ -3,7 +3,7 @@ import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useNow } from '../consent/useNow';
 import { TerminalSearch } from '../terminals/TerminalSearch';
-import { actorLabel, commandLine, formatBytes, formatDuration, isLive, runDurationMs, wasRecovered } from './runFormat';
+import { actorLabel, commandLine, durationText, formatBytes, isLive, wasRecovered } from './runFormat';
 import type { RunNotice } from './runItemView';
 import { killRun } from './runActions';
 import { RunScreenController } from './runScreenController';
@@ -84,7 +84,15 @@ export function RunTerminalCard({ sessionId, runId }: { sessionId: string; runId
 
   const command = run ? commandLine(run.argv) : runId;
   const label = `run ${command}`;
-  const duration = run ? runDurationMs(run, now) : null;
+  const facts = run
+    ? [
+        durationText(run, now),
+        `${formatBytes(run.output_bytes)}${run.truncated ? ' (truncated)' : ''}`,
+        actorLabel(run.actor),
+        run.pty ? 'PTY' : null,
+        wasRecovered(run) ? `recovered, attempt ${run.attempt}` : null,
+      ].filter((fact) => fact !== null)
+    : [];
   return (
     <article
       ref={cardRef}
@@ -99,14 +107,7 @@ export function RunTerminalCard({ sessionId, runId }: { sessionId: string; runId
           <code className="exec-command">{command}</code> {run && <span className="muted">{run.cwd}</span>}
         </span>
         {run ? <RunStatusBadge run={run} /> : <span className="badge">loading…</span>}
-        {run && (
-          <span className="muted exec-card-facts">
-            {duration !== null && formatDuration(duration)} · {formatBytes(run.output_bytes)}
-            {run.truncated ? ' (truncated)' : ''} · {actorLabel(run.actor)}
-            {run.pty ? ' · PTY' : ''}
-            {wasRecovered(run) ? ` · recovered, attempt ${run.attempt}` : ''}
-          </span>
-        )}
+        {facts.length > 0 && <span className="muted exec-card-facts">{facts.join(' · ')}</span>}
         <span className="card-tools">
           <TerminalSearch inputRef={searchRef} controller={controller} label={label} />
           {live && (

@@ -1,4 +1,4 @@
-import type { Run, RunStatus } from '../../../src-preload/contract/exec';
+import type { Run, RunStatus } from '../../../src-preload/contract';
 
 /** A run that can still change: the Runs panel ticks its duration, the card offers Kill. */
 export function isLive(status: RunStatus): boolean {
@@ -43,6 +43,13 @@ export function runDurationMs(run: Pick<Run, 'status' | 'created_at' | 'started_
   if (run.started_at === null) return null;
   if (run.ended_at !== null) return run.ended_at - run.started_at;
   return run.status === 'running' ? now - run.started_at : null;
+}
+
+/** The duration as shown: "waiting 3.0 s" for a queued run (runs of a session take turns), null when there is none. */
+export function durationText(run: Pick<Run, 'status' | 'created_at' | 'started_at' | 'ended_at'>, now: number): string | null {
+  const ms = runDurationMs(run, now);
+  if (ms === null) return null;
+  return run.status === 'queued' ? `waiting ${formatDuration(ms)}` : formatDuration(ms);
 }
 
 /** The status as a user reads it: "exited 0", "killed (SIGTERM)", "timed out", "failed". */

@@ -1,4 +1,4 @@
-import type { RunItem } from '../../../src-preload/contract/exec';
+import type { RunItem } from '../../../src-preload/contract';
 import { formatBytes } from './runFormat';
 
 /** An event of a run, shown above its screen rather than inside the program's output. */
@@ -78,14 +78,16 @@ export function noticeOf(item: Pick<RunItem, 'seq' | 'ts' | 'data' | 'detail'>):
       const code = detailNumber(detail, 'exit_code');
       const status = detailString(detail, 'status');
       const signal = detailString(detail, 'signal');
-      let text: string;
-      if (status === undefined || status === 'exited') text = code !== undefined ? `exited with code ${code}` : signal ? `ended by ${signal}` : 'exited';
-      else text = `ended: ${status.replace('_', ' ')}${signal ? ` (${signal})` : ''}`;
+      if (status !== undefined && status !== 'exited') {
+        const words = status === 'timed_out' ? 'timed out' : status;
+        return { ...base, text: reason ? `ended (${words}): ${reason}` : `ended: ${words}${signal ? ` (${signal})` : ''}`, tone: 'warning' };
+      }
+      const text = code !== undefined ? `exited with code ${code}` : signal ? `ended by ${signal}` : 'exited';
       return { ...base, text: reason ? `${text}: ${reason}` : text, tone: code === 0 ? 'info' : 'warning' };
     }
     case 'killed': {
       const by = detailString(detail, 'by');
-      return { ...base, text: `killed${by ? ` by ${by === 'user' ? 'you' : by}` : ''}: the whole process tree is stopped`, tone: 'warning' };
+      return { ...base, text: `killed${by ? ` by ${by === 'user' ? 'you' : by}` : ''}`, tone: 'warning' };
     }
     case 'timeout': {
       const secs = detailNumber(detail, 'timeout_secs');

@@ -1,4 +1,4 @@
-import type { Run, RunStatus } from '../../../src-preload/contract/exec';
+import type { Run, RunStatus } from '../../../src-preload/contract';
 
 const statusRank: Record<RunStatus, number> = {
   queued: 0,

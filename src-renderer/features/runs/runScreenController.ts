@@ -1,11 +1,8 @@
-import { execContract, type RunItem } from '../../../src-preload/contract/exec';
-import type { RpcError } from '../../../src-preload/contract/errors';
+import { contract, type RpcError, type RunItem } from '../../../src-preload/contract';
 import type { Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import type { OmniClient } from '../../bridge/connectionStore';
-import { errorMessage } from '../../ui/errorMessage';
 import { SCREEN_OUTPUT_CREDIT, XtermScreen } from '../terminals/xtermScreen';
-import { execClient } from './execClient';
 import { viewOfRunItem, type RunNotice } from './runItemView';
 
 export interface RunScreenEvents {
@@ -13,12 +10,12 @@ export interface RunScreenEvents {
   onNotice(notice: RunNotice): void;
   /** The stream ended: the run is over and everything it wrote is on the screen. */
   onComplete(): void;
-  /** The host cannot give the run's items (unknown run, no exec service); null once a later attach works. */
+  /** The host cannot give the run's items (it does not know the run, say); null again when a later attach starts. */
   onProblem(message: string | null): void;
   onFindRequested(): void;
 }
 
-const itemWeight = execContract['exec.items'].weight;
+const itemWeight = contract['exec.items'].weight;
 
 /**
  * A run's items on a read-only xterm screen: replayed from the first item when the card opens, then live until the
@@ -60,20 +57,16 @@ export class RunScreenController implements Disposable {
     this.client = client;
     if (!client || this.complete) return;
     this.events.onProblem(null);
-    try {
-      const subscription: Subscription = execClient(client).subscribe(
-        'exec.items',
-        { runId: this.runId, sinceSeq: this.lastSeq },
-        {
-          onItem: (item) => this.receive(item, subscription),
-          onEnd: (error) => this.ended(client, error),
-        },
-        { credit: SCREEN_OUTPUT_CREDIT, manualAck: true },
-      );
-      this.items = subscription;
-    } catch (error) {
-      this.events.onProblem(errorMessage(error));
-    }
+    const subscription: Subscription = client.subscribe(
+      'exec.items',
+      { runId: this.runId, sinceSeq: this.lastSeq },
+      {
+        onItem: (item) => this.receive(item, subscription),
+        onEnd: (error) => this.ended(client, error),
+      },
+      { credit: SCREEN_OUTPUT_CREDIT, manualAck: true },
+    );
+    this.items = subscription;
   }
 
   private receive(item: RunItem, subscription: Subscription): void {

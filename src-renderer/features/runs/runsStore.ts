@@ -1,11 +1,11 @@
 import { create } from 'zustand';
-import type { BacklogMessage, Run } from '../../../src-preload/contract/exec';
+import type { BacklogMessage, Run } from '../../../src-preload/contract';
 import { mergeRuns } from './runList';
 
 export interface RunsState {
   /** Each session's process runs, newest first, as the host last described them. */
   bySession: Record<string, Run[]>;
-  /** Why the session's runs cannot be shown (the host has no exec service, say); null when they can. */
+  /** Why the session's runs cannot be shown (the host does not know the session, say); null when they can. */
   listError: Record<string, string | null>;
   /** Each session's backlog (watcher events for its agent), oldest first. */
   backlog: Record<string, BacklogMessage[]>;

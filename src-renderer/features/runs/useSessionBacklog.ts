@@ -1,7 +1,6 @@
 import { useEffect, useRef } from 'react';
-import type { BacklogMessage } from '../../../src-preload/contract/exec';
+import type { BacklogMessage } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
-import { execClient } from './execClient';
 import { useRuns } from './runsStore';
 
 const none: BacklogMessage[] = [];
@@ -28,13 +27,13 @@ export function useSessionBacklog(sessionId: string): BacklogMessage[] {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const fetchBacklog = (): void => {
       timer = undefined;
-      execClient(client)
+      client
         .call('exec.backlog', { sessionId })
         .then((list) => {
           if (!cancelled) useRuns.getState().setBacklog(sessionId, list);
         })
         .catch(() => {
-          // No exec service or a lost connection: the Runs panel says so; the next client fetches again.
+          // A lost connection: the next client fetches again.
         });
     };
     // A throttle, not a debounce: output that never pauses must not postpone the fetch for ever.

@@ -1,9 +1,7 @@
 import { useEffect } from 'react';
-import type { Run } from '../../../src-preload/contract/exec';
-import type { Subscription } from '../../../src-preload/rpc/rpcClient';
+import type { Run } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { execClient } from './execClient';
 import { useRuns } from './runsStore';
 
 const none: Run[] = [];
@@ -16,27 +14,20 @@ export function useSessionExecRuns(sessionId: string): Run[] {
   const client = useConnection((s) => s.client);
   useEffect(() => {
     if (!client) return;
-    const exec = execClient(client);
     const { mergeRuns, setListError } = useRuns.getState();
     let cancelled = false;
-    let changes: Subscription | null = null;
-    try {
-      changes = exec.subscribe(
-        'exec.runChanges',
-        { sessionId },
-        {
-          onItem: ({ run }) => mergeRuns(sessionId, [run]),
-          onEnd: (error) => {
-            // CLOSED: the connection went away; the next client subscribes again.
-            if (!cancelled && error && error.code !== 'CLOSED') setListError(sessionId, `live run updates stopped: ${error.message}`);
-          },
+    const changes = client.subscribe(
+      'exec.runChanges',
+      { sessionId },
+      {
+        onItem: ({ run }) => mergeRuns(sessionId, [run]),
+        onEnd: (error) => {
+          // CLOSED: the connection went away; the next client subscribes again.
+          if (!cancelled && error && error.code !== 'CLOSED') setListError(sessionId, `live run updates stopped: ${error.message}`);
         },
-      );
-    } catch (error) {
-      setListError(sessionId, errorMessage(error));
-      return;
-    }
-    exec
+      },
+    );
+    client
       .call('exec.runs', { sessionId })
       .then((runs) => {
         if (cancelled) return;
@@ -48,7 +39,7 @@ export function useSessionExecRuns(sessionId: string): Run[] {
       });
     return () => {
       cancelled = true;
-      changes?.dispose();
+      changes.dispose();
     };
   }, [client, sessionId]);
   return useRuns((s) => s.bySession[sessionId] ?? none);
