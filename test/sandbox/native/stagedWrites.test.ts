@@ -88,6 +88,15 @@ describe('native sandbox: staged writes', () => {
     assert.equal(lstatSync(join(workspace, 'new.txt')).mode & 0o111, 0o111, 'the mode comes along');
   });
 
+  it('a successful run that wrote nothing commits nothing', async () => {
+    const original = snapshot(workspace);
+    const result = await runSandboxed(sandbox, shPolicy(workspace, 'cat keep.txt', { stageWrites: true }));
+    assert.equal(result.code, 0);
+    assert.equal(result.commitError, null);
+    assert.equal(result.output, 'kept');
+    assert.deepEqual(snapshot(workspace), original);
+  });
+
   it('a run staged in a subdirectory cwd sees and commits relative to it', async () => {
     const result = await runSandboxed(sandbox, shPolicy(workspace, 'echo b > b.ts; cat a.ts', { cwd: join(workspace, 'src'), stageWrites: true }));
     assert.equal(result.output.trim(), 'a');

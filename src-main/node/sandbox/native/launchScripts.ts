@@ -24,29 +24,47 @@ export const HOST_SCRIPT = [
 
 /**
  * Runs inside the outer bwrap (its own user, mount, pid and network namespaces; no seccomp yet), when the run stages
- * its writes or has a network grant: mounts the overlay over the workspace, starts the proxy bridge (socat:
- * TCP 127.0.0.1:3128 → the host proxy's unix socket) and waits until it listens, runs the inner bwrap, then writes the
- * staging manifest (see stagedWrites.ts) and exits with the command's status. When this pid namespace ends, so does
- * the bridge.
+ * its writes or has a network grant: starts the proxy bridge (socat: TCP 127.0.0.1:3128 → the host proxy's unix
+ * socket), mounts the overlay over the workspace meanwhile, waits until the bridge listens, runs the inner bwrap,
+ * then writes the staging manifest (see stagedWrites.ts) and exits with the command's status. When this pid
+ * namespace ends, so does the bridge.
  * Arguments: <workspace> <upper | -> <work | -> <manifest | -> <proxy socket | -> <inner bwrap argv...>
  */
 export const OUTER_SCRIPT = [
   'ws=$1 up=$2 wk=$3 manifest=$4 sock=$5; shift 5',
+  'if [ "$sock" != - ]; then',
+  `  socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
+  'fi',
   'if [ "$up" != - ]; then',
   '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
   'fi',
-  'if [ "$sock" != - ]; then',
-  `  socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
-  '  ready=; tries=0',
-  '  while [ -z "$ready" ]; do',
-  `    while read -r _ local _ state _; do [ "$local" = ${BRIDGE_LOCAL} ] && [ "$state" = 0A ] && ready=1; done < /proc/net/tcp`,
-  '    tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: the network bridge did not start" >&2; exit 125; }',
-  '  done',
+  'if [ "$sock" = - ]; then',
+  '  "$@"',
+  'else',
+  // The inner bwrap sets up its namespaces while the bridge starts; it waits (--block-fd 8, before running the
+  // command) for the byte this loop writes once socat listens. If the bridge never listens, no byte comes, the
+  // command runs without a bridge: no network at all, which is the safe way to fail.
+  '  bw=$1; shift; exec 3<&0',
+  '  {',
+  '    ready=; tries=0',
+  '    while [ -z "$ready" ]; do',
+  `      while read -r _ local _ state _; do [ "$local" = ${BRIDGE_LOCAL} ] && [ "$state" = 0A ] && ready=1; done < /proc/net/tcp`,
+  '      tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: the network bridge did not start" >&2; exit 0; }',
+  '    done',
+  '    echo go',
+  '  } | { "$bw" --block-fd 8 "$@" 8<&0 0<&3 3<&-; }',
   'fi',
-  '"$@"',
   'status=$?',
   'if [ "$manifest" != - ]; then',
-  '  find "$up" -type d -exec sh -c \'up=$1 ws=$2; shift 2; for d; do rel=".${d#"$up"}"; printf "\\0%s\\0" "$rel"; find "$ws${d#"$up"}" -mindepth 1 -maxdepth 1 -printf "%f\\0"; done\' sh "$up" "$ws" {} + > "$manifest.tmp" && mv "$manifest.tmp" "$manifest"',
+  // Nothing written (the upper layer is empty): an empty manifest, without starting find.
+  '  set -- "$up"/* "$up"/.[!.]* "$up"/..?*',
+  '  if [ "$#" -eq 3 ] && [ ! -e "$1" ] && [ ! -e "$2" ] && [ ! -e "$3" ] && [ ! -L "$1" ] && [ ! -L "$2" ] && [ ! -L "$3" ]; then',
+  '    : > "$manifest"',
+  '  else',
+  '    find "$up" -type d -exec sh -c \'up=$1 ws=$2; shift 2; for d; do rel=".${d#"$up"}"; printf "\\0%s\\0" "$rel"; find "$ws${d#"$up"}" -mindepth 1 -maxdepth 1 -printf "%f\\0"; done\' sh "$up" "$ws" {} + > "$manifest" || exit 125',
+  '  fi',
+  // Written last, so a manifest cut short by a kill is never taken for a whole one.
+  '  : > "$manifest.complete"',
   'fi',
   'exit $status',
 ].join('\n');

@@ -2,7 +2,7 @@
  * Why the native sandbox refused to start a run. It fails closed: when it cannot isolate a command it says so and
  * runs nothing, so a caller never falls back to an unsandboxed run without deciding to.
  */
-export type UnavailableReason = 'bwrap_missing' | 'userns_unavailable' | 'unsupported_platform' | 'overlay_unavailable' | 'socat_missing' | 'setpriv_missing';
+export type UnavailableReason = 'bwrap_missing' | 'userns_unavailable' | 'unsupported_platform' | 'overlay_unavailable' | 'socat_missing';
 
 export class NativeSandboxUnavailableError extends Error {
   readonly code = 'sandbox_unavailable';

@@ -26,8 +26,6 @@ export interface SandboxProbe {
   usable: boolean;
   bwrapPath: string | null;
   socatPath: string | null;
-  /** util-linux's setpriv: drops the outer namespace's capabilities before the inner bwrap (staged and networked runs). */
-  setprivPath: string | null;
   /** Why the sandbox is unusable, with what to do about it. */
   problem: { reason: 'bwrap_missing' | 'userns_unavailable' | 'unsupported_platform'; message: string; hint: string } | null;
   cgroups: CgroupSupport;
@@ -78,7 +76,7 @@ function tryOverlay(bwrap: string, dir: string): boolean {
   for (const sub of ['lower', 'upper', 'work']) mkdirSync(join(dir, sub));
   const result = spawnSync(
     bwrap,
-    ['--unshare-user', '--unshare-net', '--die-with-parent', '--dev-bind', '/', '/', '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_DAC_OVERRIDE', '--', '/bin/sh', '-c',
+    ['--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--die-with-parent', '--dev-bind', '/', '/', '--cap-add', 'ALL', '--', '/bin/sh', '-c',
       'mount -t overlay overlay -o "lowerdir=$1/lower,upperdir=$1/upper,workdir=$1/work,userxattr" "$1/lower" && touch "$1/lower/probe"', 'sh', dir],
     { stdio: 'ignore', timeout: 10_000 },
   );
@@ -122,7 +120,6 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       usable: false,
       bwrapPath: null,
       socatPath: null,
-      setprivPath: null,
       problem: { reason: 'unsupported_platform', message: `the bubblewrap sandbox runs on Linux, not ${process.platform}`, hint: 'see docs/native-sandbox.md for the macOS and Windows adapters' },
       cgroups: { places: {}, missing: {} },
       overlay: false,
@@ -131,7 +128,6 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   }
   const bwrapPath = options.bwrapPath !== undefined ? (existsSync(options.bwrapPath) ? options.bwrapPath : null) : findExecutable('bwrap');
   const socatPath = findExecutable('socat');
-  const setprivPath = findExecutable('setpriv');
   const cgroups = detectCgroups();
   tryCgroups(cgroups);
   const items: ProbeItem[] = [];
@@ -149,7 +145,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
           message: `bwrap could not create a sandbox (${run.error})`,
           hint: 'allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu an AppArmor profile for bwrap)',
         };
-      } else overlay = setprivPath !== null && tryOverlay(bwrapPath, dir);
+      } else overlay = tryOverlay(bwrapPath, dir);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -174,13 +170,13 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   });
   items.push({
     id: 'network',
-    enforced: usable && socatPath !== null && setprivPath !== null,
-    via: usable && socatPath && setprivPath ? 'allowlist proxy + socat bridge' : null,
+    enforced: usable && socatPath !== null,
+    via: usable && socatPath ? 'allowlist proxy + socat bridge' : null,
     sentence: !usable
       ? 'network: no sandbox'
-      : socatPath && setprivPath
+      : socatPath
         ? "network: none unless granted; a granted run reaches only its allowlisted domains through the app's proxy (host loopback and private networks unreachable)"
-        : `network: none; runs with a network grant are refused (${socatPath ? 'setpriv not found — install util-linux' : 'socat not found — apt-get install socat'})`,
+        : 'network: none; runs with a network grant are refused (socat not found — apt-get install socat)',
   });
   items.push({
     id: 'staging',
@@ -211,5 +207,5 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       ? 'Landlock: in the kernel, not used (the mount namespace already limits the filesystem to the workspace)'
       : 'Landlock: not used (not needed: the mount namespace limits the filesystem to the workspace)',
   });
-  return { platform: 'linux', usable, bwrapPath, socatPath, setprivPath, problem, cgroups, overlay, items };
+  return { platform: 'linux', usable, bwrapPath, socatPath, problem, cgroups, overlay, items };
 }

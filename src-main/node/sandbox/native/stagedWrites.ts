@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { StagedCommitError } from './nativeSandboxErrors';
 
@@ -102,10 +102,13 @@ function commitDir(upper: string, workspace: string, rel: string, manifest: Map<
 export function commitStaging(dirs: StagingDirs, workspace: string): void {
   let manifest: Map<string, Set<string>>;
   try {
+    if (!existsSync(`${dirs.manifest}.complete`)) throw new Error('incomplete');
     manifest = parseManifest(readFileSync(dirs.manifest));
   } catch {
     throw new StagedCommitError('the run did not finish (no manifest of its writes); its writes were dropped');
   }
+  // An empty manifest: the run wrote nothing.
+  if (manifest.size === 0) return;
   try {
     commitDir(dirs.upper, workspace, '', manifest);
   } catch (error) {
