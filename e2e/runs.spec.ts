@@ -204,4 +204,25 @@ test.describe('process runs', () => {
     await expect(card.locator('[data-testid="exec-run-notice"][data-event="build-error"]')).toHaveText(/ERROR: disk full/);
     await expect.poll(() => terminalText(card)).toBe('building\nERROR: disk full\ndone');
   });
+
+  test('a run the host dies under is recovered: the row says so, the card keeps what it showed and follows the rerun', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('runs-recover'), 'Recover');
+
+    const { row, card } = await runCommand(page, 'for i in 1 2 3 4 5 6 7 8; do echo tick-$i; sleep 0.4; done');
+    await expect.poll(() => terminalText(card)).toMatch(/^tick-2$/m);
+
+    const restarted = omni.restartHost();
+    await expect(page.getByTestId('connection-status')).toHaveText('Reconnecting…');
+    await restarted;
+    await expectConnected(page);
+
+    await expect(row.getByTestId('exec-run-recovered')).toContainText('attempt 2');
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0', { timeout: 20_000 });
+    await expect(card.locator('[data-testid="exec-run-notice"][data-event="recovered"]')).toHaveCount(1);
+    await expect.poll(() => terminalText(card)).toMatch(/^tick-8$/m);
+    // The first attempt's output stays above the rerun's: tick-1 is there twice, each line once per attempt.
+    expect((await terminalText(card)).match(/^tick-1$/gm)?.length).toBe(2);
+  });
 });
