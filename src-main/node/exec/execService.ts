@@ -41,6 +41,8 @@ export const POLL_MAX_ITEMS = 1000;
 export const POLL_MAX_CHARS = 1024 * 1024;
 /** A one-shot run (no action) collects its output in memory: capped here unless max_output_bytes says otherwise. */
 export const ONE_SHOT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+/** Runs listed per session by default. */
+export const LIST_RUNS_LIMIT = 1000;
 /** How often the output size of running runs is reported to run listeners. */
 const OUTPUT_SIZE_REPORT_MS = 250;
 const ENDED = new Set(['exited', 'killed', 'timed_out', 'failed']);
@@ -241,15 +243,15 @@ export class ExecService implements Disposable {
 
   /** Ends every run of the session that has not ended (queued ones never start): for closing a session. */
   async killSessionRuns(sessionId: string, actor: string): Promise<void> {
-    const open = this.store.list(sessionId).filter((run) => !ENDED.has(run.status));
+    const open = this.store.list(sessionId, Number.MAX_SAFE_INTEGER).filter((run) => !ENDED.has(run.status));
     // Queued ones first: none of them can then be claimed when the running one ends.
     open.sort((a, b) => (a.status === 'queued' ? 0 : 1) - (b.status === 'queued' ? 0 : 1));
     await Promise.all(open.map((run) => this.worker.kill(run.run_id, actor)));
   }
 
-  /** The session's runs, newest first. */
-  listRuns(sessionId: string): Run[] {
-    return this.store.list(sessionId).map(publicRun);
+  /** The session's runs, newest first (the newest `limit`: a session can hold many thousands). */
+  listRuns(sessionId: string, limit = LIST_RUNS_LIMIT): Run[] {
+    return this.store.list(sessionId, limit).map(publicRun);
   }
 
   /** The run's items after `sinceSeq` (replay), then live ones as they are written. Returns the unsubscribe. */

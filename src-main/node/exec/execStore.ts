@@ -137,7 +137,7 @@ export class ExecStore {
        VALUES (@runId, @sessionId, @actor, @argv, @cwd, @pty, @background, 'queued', @timeoutSecs, @maxOutputBytes, @watch, @maxAttempts, @createdAt)`,
     );
     this.selectRun = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM exec_runs WHERE run_id = ?`);
-    this.selectSessionRuns = db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM exec_runs WHERE session_id = ? ORDER BY ord DESC`);
+    this.selectSessionRuns = db.prepare<[string, number], RunRow>(`SELECT ${RUN_COLUMNS} FROM exec_runs WHERE session_id = ? ORDER BY ord DESC LIMIT ?`);
     // INDEXED BY: the partial index holds only queued runs, so the claim never walks a session's finished ones.
     this.selectNextQueued = db.prepare<[string], { run_id: string }>(
       `SELECT run_id FROM exec_runs INDEXED BY exec_runs_queued WHERE session_id = ? AND status = 'queued' ORDER BY ord LIMIT 1`,
@@ -183,9 +183,9 @@ export class ExecStore {
     return run;
   }
 
-  /** The session's runs, newest first. */
-  list(sessionId: string): StoredRun[] {
-    return this.selectSessionRuns.all(sessionId).map(toRun);
+  /** The session's newest runs, newest first. */
+  list(sessionId: string, limit: number): StoredRun[] {
+    return this.selectSessionRuns.all(sessionId, limit).map(toRun);
   }
 
   /** Sessions with queued runs, the one waiting longest first. */
