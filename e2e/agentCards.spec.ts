@@ -180,6 +180,8 @@ test.describe('agent cards', () => {
     const log = run.locator('[data-testid="output-card"][data-card-kind="log"]').getByTestId('log-lines');
     await expect(log).toHaveAttribute('data-line-count', String(TOTAL_LOG_LINES));
     expect(await log.locator('.line-row').count()).toBeLessThan(60);
+    // A log follows its output: the last line is in view without the user scrolling.
+    await expect(log.locator(`.line-row[data-line="${TOTAL_LOG_LINES}"]`)).toBeVisible();
     await log.focus();
     await page.keyboard.press('End');
     await expect(log.locator(`.line-row[data-line="${TOTAL_LOG_LINES}"]`)).toBeVisible();

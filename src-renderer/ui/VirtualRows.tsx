@@ -26,6 +26,11 @@ interface Props extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onScr
   onRangeChange(first: number, last: number): void;
   /** Whether the list is scrolled to its very top. */
   onAtTopChange?(atTop: boolean): void;
+  /**
+   * Keeps the last row in view as rows are added, until the user scrolls away from the end (and again once they
+   * scroll back to it): a log that follows its output.
+   */
+  stickToEnd?: boolean;
   ref?: Ref<VirtualRowsHandle>;
 }
 
@@ -35,16 +40,25 @@ interface Props extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onScr
  * scroll positions are scaled (a pixel of scrollbar is `scale` pixels of list); wheel scrolling is then applied by
  * hand, divided by the scale, so a notch still moves the list by the usual few rows.
  */
-export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange, onAtTopChange, ref, className, ...rest }: Props) {
+export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange, onAtTopChange, stickToEnd = false, ref, className, ...rest }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+  const [domScrollTop, setScrollTop] = useState(0);
   const [clientHeight, setClientHeight] = useState(0);
+  /** stickToEnd: whether the user is at the end (or has not scrolled yet), and the scrollTop this list last set. */
+  const atEnd = useRef(true);
+  const scrolledTo = useRef<number | null>(null);
   const headerHeight = header ? rowHeight : 0;
   const viewport = Math.max(0, clientHeight - headerHeight);
 
   const fullHeight = count * rowHeight;
   const contentHeight = Math.min(fullHeight, MAX_CONTENT_PX);
   const scale = fullHeight > contentHeight && contentHeight > viewport ? (fullHeight - viewport) / (contentHeight - viewport) : 1;
+  // The scrollTop that shows the last row. While the list sticks to its end, its rows are drawn for that position in
+  // the same render that adds them, and the element is moved there in the commit: one render and one layout per
+  // batch of new rows, instead of drawing them where the list was, scrolling, and drawing again on the scroll event.
+  const endScrollTop = Math.max(0, headerHeight + contentHeight - clientHeight);
+  const following = stickToEnd && atEnd.current;
+  const scrollTop = following ? endScrollTop : domScrollTop;
   const virtualTop = Math.max(0, Math.min(scrollTop * scale, fullHeight - viewport));
   const first = Math.floor(virtualTop / rowHeight);
   const last = Math.min(count - 1, Math.floor((virtualTop + viewport - 1) / rowHeight));
@@ -61,6 +75,21 @@ export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
+
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!following || !element || clientHeight === 0 || scrolledTo.current === endScrollTop) return;
+    scrolledTo.current = endScrollTop;
+    element.scrollTop = endScrollTop;
+  }, [following, endScrollTop, clientHeight]);
+
+  const onScroll = (element: HTMLDivElement): void => {
+    const top = element.scrollTop;
+    // Its own move to the end keeps it following; the user's scroll follows only if it ends at the end.
+    if (stickToEnd && top !== scrolledTo.current) atEnd.current = top >= element.scrollHeight - element.clientHeight - rowHeight;
+    scrolledTo.current = null;
+    setScrollTop(top);
+  };
 
   useEffect(() => onRangeChange(first, last), [first, last, onRangeChange]);
   const atTop = scrollTop < rowHeight / 2;
@@ -114,7 +143,7 @@ export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange
   for (let index = first; index <= last; index++) rows.push(renderRow(index, scrollTop + (index * rowHeight - virtualTop)));
 
   return (
-    <div ref={scroller} className={`virtual-rows ${className ?? ''}`} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)} {...rest}>
+    <div ref={scroller} className={`virtual-rows ${className ?? ''}`} onScroll={(event) => onScroll(event.currentTarget)} {...rest}>
       {header}
       <div className="virtual-rows-content" style={{ height: contentHeight, position: 'relative' }}>
         {rows}

@@ -27,7 +27,7 @@ export function CodeCard({ card }: { card: OutputCardModel }) {
   return (
     <LinesView
       count={count}
-      version={card.version}
+     
       renderLine={renderLine}
       label={`${card.language ?? 'plain'} code, ${count} lines`}
       testId="code-lines"

@@ -20,7 +20,6 @@ export function DiffCard({ card }: { card: OutputCardModel }) {
       </p>
       <LinesView
         count={count}
-        version={card.version}
         renderLine={(i) => cardLine(card, i)}
         lineClass={(i) => `diff-${diffLineKind(cardLine(card, i))}`}
         label={`diff of ${summary.files.join(', ') || 'files'}: ${summary.added} added, ${summary.removed} removed lines`}

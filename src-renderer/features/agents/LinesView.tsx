@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { VirtualRows, type VirtualRowsHandle } from '../../ui/VirtualRows';
+import { useCallback, type ReactNode } from 'react';
+import { VirtualRows } from '../../ui/VirtualRows';
 
 export const LINE_HEIGHT = 18;
 /** A card shows at most this many lines at once and scrolls the rest. */
@@ -9,8 +9,6 @@ const SCROLLBAR_ALLOWANCE = 14;
 
 interface Props {
   count: number;
-  /** Changes whenever the lines do (the card's version), so rows are redrawn. */
-  version: number;
   /** One line's content; the row around it is positioned by the view. */
   renderLine(index: number): ReactNode;
   lineClass?(index: number): string;
@@ -24,26 +22,8 @@ interface Props {
  * The lines of a code, diff or log card. Only the lines on screen are in the DOM, so a card with a million lines
  * scrolls like one with ten; short cards are exactly as tall as their lines.
  */
-export function LinesView({ count, version, renderLine, lineClass, follow = false, label, testId }: Props) {
-  const rows = useRef<VirtualRowsHandle>(null);
-  const atBottom = useRef(true);
+export function LinesView({ count, renderLine, lineClass, follow = false, label, testId }: Props) {
   const height = Math.min(Math.max(count, 1), VISIBLE_LINES) * LINE_HEIGHT + (count > 0 ? SCROLLBAR_ALLOWANCE : 0);
-
-  useEffect(() => {
-    const element = rows.current?.element();
-    if (!element || !follow) return;
-    const onScroll = (): void => {
-      atBottom.current = element.scrollTop + element.clientHeight >= element.scrollHeight - LINE_HEIGHT;
-    };
-    element.addEventListener('scroll', onScroll, { passive: true });
-    return () => element.removeEventListener('scroll', onScroll);
-  }, [follow]);
-
-  useLayoutEffect(() => {
-    const element = rows.current?.element();
-    if (follow && element && atBottom.current) element.scrollTop = element.scrollHeight;
-  }, [follow, count, version]);
-
   const onRangeChange = useCallback(() => undefined, []);
   const renderRow = (index: number, top: number): ReactNode => (
     <div key={index} className={`line-row ${lineClass?.(index) ?? ''}`} style={{ top, height: LINE_HEIGHT }} data-line={index + 1}>
@@ -56,7 +36,6 @@ export function LinesView({ count, version, renderLine, lineClass, follow = fals
 
   return (
     <VirtualRows
-      ref={rows}
       className="lines-view"
       style={{ height }}
       role="log"
@@ -68,6 +47,7 @@ export function LinesView({ count, version, renderLine, lineClass, follow = fals
       rowHeight={LINE_HEIGHT}
       renderRow={renderRow}
       onRangeChange={onRangeChange}
+      stickToEnd={follow}
     />
   );
 }

@@ -26,9 +26,13 @@ const followed = new Map<string, Followed>();
 const pending = new Map<string, { replay: boolean; events: AgentRunEvent[]; weight: number; subscription: Subscription }>();
 const weightOf = contract['agent.events'].weight;
 let flushScheduled = false;
+let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
 
 function flush(): void {
   flushScheduled = false;
+  // The frame came: the fallback would only apply the next frame's events between frames, a second render per frame.
+  clearTimeout(fallbackTimer);
+  fallbackTimer = undefined;
   const batches = [...pending];
   pending.clear();
   const { applyEvents, resetRun } = useAgents.getState();
@@ -45,7 +49,7 @@ function scheduleFlush(): void {
   flushScheduled = true;
   requestAnimationFrame(flush);
   // A hidden or minimised window gets no animation frames: the timer keeps output (and credit, so the agent) moving.
-  setTimeout(flush, 100);
+  fallbackTimer = setTimeout(flush, 100);
 }
 
 export function followRun(client: OmniClient, runId: string): void {
