@@ -89,6 +89,11 @@ test('bad shell requests get a typed error that says what was wrong and how to f
     await refused(shell({ action: 'send_keys', run_id: 'run_0000000000000000' }), 'INVALID_PARAMS', /needs keys/);
     await refused(shell({ action: 'spawn', command: 'true', session_id: SESSION, cwd: '../..' }), 'INVALID_PARAMS', /outside the workspace/);
     await refused(shell({ action: 'spawn', command: 'true' }), 'INVALID_PARAMS', /session_id: say which session/);
+    await refused(
+      shell({ action: 'spawn', command: ['echo', ...Array(20).fill('x'.repeat(60_000))], session_id: SESSION }),
+      'INVALID_PARAMS',
+      /command: the command is 1200025 bytes; at most 1048576 .* pass large input through a file/,
+    );
     const sleeper = await f.shell({ action: 'spawn', command: 'cat', session_id: SESSION });
     assert.equal(sleeper.action, 'spawn');
     await refused(shell({ action: 'send_keys', run_id: sleeper.run_id, keys: ['C-1'] }), 'INVALID_PARAMS', /keys\[0\] "C-1" looks like a key but is not one/);

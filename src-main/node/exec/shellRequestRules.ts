@@ -12,6 +12,9 @@ const FIELDS: Record<NonNullable<ShellRequest['action']> | 'run', readonly (keyo
   send_keys: ['run_id', 'keys', 'session_id'],
 };
 
+/** The argv is stored with the run and in the ledger: bounded well below what the system would take anyway. */
+export const MAX_COMMAND_BYTES = 1024 * 1024;
+
 function bad(path: string, message: string): RpcError {
   return new RpcError('INVALID_PARAMS', `${path}: ${message}`, [{ path, message }]);
 }
@@ -34,6 +37,12 @@ export function parseShellRequest(input: unknown): ShellRequest {
   }
   if ((action === 'spawn' || action === 'run') && request.command === undefined) {
     throw bad('command', `${request.action ? 'action=spawn' : 'a one-shot run (no action)'} needs a command: a string for /bin/sh -c, or an argv array`);
+  }
+  if (request.command !== undefined) {
+    const size = commandArgv(request.command).reduce((total, arg) => total + Buffer.byteLength(arg) + 1, 0);
+    if (size > MAX_COMMAND_BYTES) {
+      throw bad('command', `the command is ${size} bytes; at most ${MAX_COMMAND_BYTES} (Linux itself refuses more than about 2 MB of arguments): pass large input through a file`);
+    }
   }
   if ((action === 'poll' || action === 'kill' || action === 'send_keys') && request.run_id === undefined) {
     throw bad('run_id', `action=${action} needs the run_id that spawn returned`);
