@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -48,6 +48,16 @@ describe('native sandbox: escapes are contained', () => {
     assert.equal(existsSync(join(home, 'escaped.txt')), false, 'no write into the home');
     assert.equal(existsSync('/usr/escaped.txt'), false, 'no write into the system');
     assert.match(result.output, /Read-only file system|No such file or directory/);
+  });
+
+  it("the workspace's .meta (the host's context and session files) is read-only to the run", async () => {
+    mkdirSync(join(workspace, '.meta'), { recursive: true });
+    writeFileSync(join(workspace, '.meta', 'context.md'), 'CONTEXT');
+    const result = await runSandboxed(sandbox, shPolicy(workspace, 'cat .meta/context.md; echo; echo forged > .meta/context.md; echo x > .meta/session.json; echo done'));
+    assert.match(result.output, /^CONTEXT$/m);
+    assert.match(result.output, /Read-only file system/);
+    assert.equal(readFileSync(join(workspace, '.meta', 'context.md'), 'utf8'), 'CONTEXT');
+    assert.equal(existsSync(join(workspace, '.meta', 'session.json')), false);
   });
 
   it('secrets in the home cannot be read, and the home the run sees is empty', async () => {

@@ -62,18 +62,20 @@ describe('native sandbox: resource limits', () => {
     assert.match(result.output, /status=(137|152)/, 'SIGXCPU (or SIGKILL past the hard limit) stopped the loop');
   });
 
-  it('killing the spawned process ends the whole run, a daemonised grandchild included', async () => {
-    const marker = `31${process.pid % 1000}7`;
-    const run = await startSandboxed(sandbox, shPolicy(workspace, `setsid sh -c 'sleep ${marker}' & sleep ${marker} & echo started; wait`, { stageWrites: true }));
-    try {
-      await waitFor(() => run.output().includes('started') && processesWith(marker).length === 2, 'both sleeps to run');
-      run.kill();
-      await run.done;
-      await waitFor(() => processesWith(marker).length === 0, 'every process of the run to be gone', 2000);
-    } finally {
-      run.dispose();
-    }
-  });
+  for (const stageWrites of [false, true]) {
+    it(`killing the spawned process ends the whole run, a daemonised grandchild included (${stageWrites ? 'staged: two bwrap layers' : 'one bwrap layer'})`, async () => {
+      const marker = `3${stageWrites ? 2 : 1}${process.pid % 1000}7`;
+      const run = await startSandboxed(sandbox, shPolicy(workspace, `setsid sh -c 'sleep ${marker}' & sleep ${marker} & echo started; wait`, { stageWrites }));
+      try {
+        await waitFor(() => run.output().includes('started') && processesWith(marker).length === 2, 'both sleeps to run');
+        run.kill();
+        await run.done;
+        await waitFor(() => processesWith(marker).length === 0, 'every process of the run to be gone', 2000);
+      } finally {
+        run.dispose();
+      }
+    });
+  }
 
   it('limits the machine cannot enforce are not reported as enforced', async () => {
     const launch = await sandbox.prepareLaunch(shPolicy(workspace, 'true', { resources: { memBytes: 64 << 20, pids: 10, cpuMillicores: 500, cpuSeconds: 5 } }));

@@ -214,20 +214,24 @@ function pidsIn(dir: string): number[] {
   }
 }
 
-/** Kills what is left (v2: cgroup.kill; v1: SIGKILL to each member until none is left), then removes the cgroups. */
+/**
+ * Kills what is left (v2: cgroup.kill; v1: SIGKILL to each member, again each round, since a member may fork between
+ * the listing and the signal), then removes the cgroups. A killed process leaves its cgroup a moment after the
+ * signal (rmdir fails with EBUSY until then), so this retries for a few seconds.
+ */
 function removeDirs(dirs: string[]): void {
-  for (const dir of dirs) {
-    if (existsSync(join(dir, 'cgroup.kill'))) {
-      try {
-        writeFileSync(join(dir, 'cgroup.kill'), '1');
-      } catch {
-        // fall through to signalling each process
+  const left = new Set(dirs);
+  const deadline = Date.now() + 5000;
+  while (left.size > 0 && Date.now() < deadline) {
+    for (const dir of left) {
+      if (existsSync(join(dir, 'cgroup.kill'))) {
+        try {
+          writeFileSync(join(dir, 'cgroup.kill'), '1');
+        } catch {
+          // fall through to signalling each process
+        }
       }
-    }
-    for (let round = 0; round < 100; round++) {
-      const pids = pidsIn(dir);
-      if (pids.length === 0) break;
-      for (const pid of pids) {
+      for (const pid of pidsIn(dir)) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {
@@ -235,20 +239,14 @@ function removeDirs(dirs: string[]): void {
         }
       }
     }
-  }
-  for (const dir of dirs) {
-    // A killed process leaves the cgroup a moment after the signal; rmdir fails with EBUSY until then.
-    const deadline = Date.now() + 2000;
-    for (;;) {
+    for (const dir of left) {
       try {
         rmdirSync(dir);
-        break;
+        left.delete(dir);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') break;
-        if (Date.now() > deadline) break;
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') left.delete(dir);
       }
     }
+    if (left.size > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
   }
 }
