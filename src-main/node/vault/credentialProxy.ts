@@ -141,6 +141,7 @@ export class CredentialProxy implements Disposable {
     const upstream = transport.request(target, { method: req.method, headers, agent: false });
     function cut(): void {
       const reason = (signal.reason as Error | undefined)?.message ?? 'the credential was revoked';
+      answer?.unpipe(res);
       upstream.destroy();
       if (!res.headersSent) {
         refuse(res, 403, 'credential_revoked', reason);
@@ -148,9 +149,17 @@ export class CredentialProxy implements Disposable {
         // An SSE client hears why before the stream breaks; the connection is then destroyed (not ended), so no
         // client mistakes the cut for a complete answer.
         if (String(res.getHeader('content-type') ?? '').includes('text/event-stream')) {
-          res.write(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'credential_revoked', message: reason } })}\n\n`);
+          // Half-closed after the event (FIN, not a reset that could drop it unread), without the chunked
+          // terminator: the client reads the event, then a broken stream.
+          const breakOff = setTimeout(() => res.destroy(), 200);
+          res.write(`event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'credential_revoked', message: reason } })}\n\n`, () => {
+            clearTimeout(breakOff);
+            if (res.socket) res.socket.end();
+            else res.destroy();
+          });
+        } else {
+          res.destroy();
         }
-        res.destroy();
       }
       finish('cut');
     }
@@ -159,7 +168,9 @@ export class CredentialProxy implements Disposable {
 
     req.on('data', (chunk: Buffer) => (bytesUp += chunk.length));
     req.pipe(upstream);
-    upstream.on('response', (answer) => {
+    let answer: IncomingMessage | undefined;
+    upstream.on('response', (response) => {
+      answer = response;
       status = answer.statusCode ?? 502;
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !DROPPED_RESPONSE_HEADERS.has(name)) out[name] = value;
@@ -170,6 +181,8 @@ export class CredentialProxy implements Disposable {
       answer.pipe(res);
       answer.on('end', () => finish('ok'));
       answer.on('error', () => {
+        // After a cut the upstream's abort lands here too; the cut already ended the response its own way.
+        if (finished) return;
         res.destroy();
         finish('upstream_error');
       });
