@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { SecretRegistry } from './secretRegistry';
 import { isSecretFieldName, TOKEN_PATTERNS, type TokenPattern } from './tokenPatterns';
+import { TrigramPrefilter } from './trigramPrefilter';
 
 /** What stands where a secret was: says which kind, never anything of the value (not its length either). */
 export const redactionMarker = (label: string): string => `[REDACTED:${label}]`;
@@ -20,10 +21,10 @@ export class PayloadTooDeepError extends Error {
 
 interface Pass {
   /**
-   * The fast path: a cheap expression that finds something in every text the pass would change; when it finds
-   * nothing the text is returned as it came. Non-global, so `test` keeps no state between calls.
+   * The fast path: a cheap test that finds something in every text the pass would change; when it finds nothing
+   * the text is returned as it came. Keeps no state between calls.
    */
-  detect: RegExp;
+  detect: { test(text: string): boolean };
   replaceAll: RegExp;
   replacer: (match: string, ...rest: unknown[]) => string;
 }
@@ -41,13 +42,17 @@ function knownValuesPass(known: readonly string[]): Pass {
   // Longest first: where one value contains another, the whole of the longer one goes.
   const source = known.map(escapeRegExp).join('|');
   const marker = redactionMarker(REGISTERED);
-  return { detect: new RegExp(source), replaceAll: new RegExp(source, 'g'), replacer: () => marker };
+  const detect = known.every((value) => value.length >= 3) ? TrigramPrefilter.forLiterals(known) : new RegExp(source);
+  return { detect, replaceAll: new RegExp(source, 'g'), replacer: () => marker };
 }
+
+/** Built once per list of patterns: the prefilter's table is 256 KB, and every scrubber uses the same list. */
+const anchorPrefilters = new WeakMap<readonly TokenPattern[], TrigramPrefilter>();
 
 /**
  * Every token pattern in one regular expression, each alternative in its own named group so the replacement knows
- * what it found. Strings without any pattern's anchor (nearly all of them) cost one search of literals and no
- * allocation.
+ * what it found. Strings without any pattern's anchor (nearly all of them) cost one pass of the anchors' trigram
+ * prefilter and no allocation.
  */
 function tokenPatternsPass(patterns: readonly TokenPattern[]): Pass {
   const source = patterns.map((pattern, i) => `(?<k${i}>${pattern.source.replace('(?<secret>', `(?<s${i}>`)})`).join('|');
@@ -64,7 +69,12 @@ function tokenPatternsPass(patterns: readonly TokenPattern[]): Pass {
     }
     return match;
   };
-  return { detect: new RegExp(anchors), replaceAll: new RegExp(source, 'g'), replacer };
+  let detect = anchorPrefilters.get(patterns);
+  if (!detect) {
+    detect = TrigramPrefilter.forExpression(anchors);
+    anchorPrefilters.set(patterns, detect);
+  }
+  return { detect, replaceAll: new RegExp(source, 'g'), replacer };
 }
 
 /**

@@ -21,6 +21,8 @@ export interface TokenPattern {
    * A plain expression that finds something in every text the pattern matches (usually its literal prefix). Texts
    * in which no anchor occurs, nearly all of them, are passed over after one cheap search; the full patterns run
    * only on the rest. Must never miss where `source` matches: a test checks it against samples of every shape.
+   * Written with literals, `[sets]`, `(?:groups)` and `|` only, each alternative at least three characters long:
+   * the scrubber turns the anchors into a trigram prefilter (trigramPrefilter.ts), which refuses anything else.
    */
   readonly anchor: string;
   /** A second look at a match, for shapes that ordinary words can also take; false leaves the match as it is. */
