@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { z } from 'zod';
 import { stream, type TextForm } from '../../src-preload/contract';
 import { BINARY_ITEM, createMemoryTransportPair, readBinaryItem, RpcClient, RpcServer, type Handlers } from '../../src-preload/rpc';
+import { decodeText, encodeTextItem } from '../../src-preload/rpc/binaryFrame';
 
 const Chunk = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
@@ -81,4 +82,17 @@ test('the host refuses binary frames from a client, and a client ignores binary 
   serverSide.send(new Uint8Array([0x7f, 0, 0, 0, 1, 65]));
   await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(await collect(client, [{ kind: 'text', text: 'still fine' }]), [{ kind: 'text', text: 'still fine' }]);
+});
+
+test('each encoded frame keeps its own bytes: later items (smaller, larger, huge) never overwrite an earlier frame', () => {
+  // The encoder reuses one scratch buffer between calls; every frame it returns must still be a copy of its own.
+  const texts = ['\x1b[31mred\x1b[0m \u4e2d\u6587 \u{1f600}', 'x'.repeat(300_000), 'short', '\u00e9'.repeat(1_500_000), 'after the huge one'];
+  const frames = texts.map((text, i) => encodeTextItem(i + 1, text));
+  frames.forEach((frame, i) => {
+    const item = readBinaryItem(frame);
+    assert.ok(item, `frame ${i + 1} is a binary item`);
+    assert.equal(item.id, i + 1);
+    assert.equal(decodeText(item.bytes), texts[i], `frame ${i + 1}`);
+    assert.equal(frame.byteLength, 5 + Buffer.byteLength(texts[i]), `frame ${i + 1} is exactly header + UTF-8`);
+  });
 });
