@@ -95,7 +95,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       registry,
       sessions,
       ledger,
-      sandbox: () => new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1 }),
+      sandbox: () =>
+        new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller) }),
       native: { sandbox: () => nativeSandbox, consent },
     }),
   );

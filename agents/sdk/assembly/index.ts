@@ -6,9 +6,10 @@
 import { decodeBase64, encodeBase64, fromUtf8, utf8 } from './base64';
 import { filesCreate, filesList, filesRead, filesWrite } from './files';
 import * as host from './host';
-import { JsonValue, JsonWriter, parseJson, quote } from './json';
+import { JsonKind, JsonValue, JsonWriter, parseJson, quote } from './json';
 import { kvGetRaw, kvSetRaw } from './memory';
 import { netFetch } from './network';
+import { shellCall } from './shell';
 
 export { JsonValue, JsonWriter, parseJson, quote };
 
@@ -137,6 +138,46 @@ export function fetch(url: string, method: string = 'GET', body: string = ''): F
     result.body = fromUtf8(decodeBase64(response.get('body_b64').asString()));
   }
   return result;
+}
+
+export class CommandResult extends HostResult {
+  status: string = '';
+  exitCode: i32 = -1;
+  stdout: string = '';
+  stderr: string = '';
+}
+
+/**
+ * Runs a command line in the workspace (`/bin/sh -c`) and waits for it (needs process.exec). The user is asked for
+ * each command unless a live grant covers exactly this one; `reason` is shown on the card. It runs in the OS
+ * sandbox: it may write only inside the workspace, and its writes land only if it exits 0. A denial is a result
+ * with `code == 'capability_denied'`.
+ */
+export function runCommand(command: string, reason: string = '', cwd: string = ''): CommandResult {
+  const request = new JsonWriter().str('command', command);
+  if (reason.length > 0) request.str('reason', reason);
+  if (cwd.length > 0) request.str('cwd', cwd);
+  const response = shellCall(request.toString());
+  const base = HostResult.from(response);
+  const result = new CommandResult();
+  result.ok = base.ok;
+  result.code = base.code;
+  result.message = base.message;
+  result.hint = base.hint;
+  result.value = response;
+  if (base.ok) {
+    result.status = response.get('status').asString();
+    const exit = response.get('exit_code');
+    result.exitCode = exit.kind == JsonKind.Number ? <i32>exit.asInt() : -1;
+    result.stdout = response.get('stdout').asString();
+    result.stderr = response.get('stderr').asString();
+  }
+  return result;
+}
+
+/** The shell tool itself (spawn / poll / kill / send_keys, spec shell-exec-actions): the request and answer as JSON. */
+export function shell(requestJson: string): JsonValue {
+  return shellCall(requestJson);
 }
 
 /** The agent's own key-value memory (needs `memory`). */

@@ -15,6 +15,7 @@ export const OMNI_FUNCTIONS: Readonly<Record<string, string | null>> = {
   files_write: 'files.write',
   files_create: 'files.write',
   net_fetch: 'network',
+  shell: 'process.exec',
   kv_get: 'memory',
   kv_set: 'memory',
   scratch_get: null,

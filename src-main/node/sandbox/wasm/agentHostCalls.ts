@@ -3,6 +3,7 @@ import type { LedgerAppend } from '../../ledger/ledger';
 import type { AgentStore } from './agentStore';
 import type { HostCallErrorCode } from './abi';
 import { guardedFetch } from './guardedFetch';
+import { AgentShell, type ShellBackend } from './agentShell';
 import { HostCallError } from './hostCallError';
 import type { SandboxConsent } from './sandboxConsent';
 import type { WorkspaceFiles } from './workspaceFiles';
@@ -26,6 +27,8 @@ export interface AgentHostCallsOptions {
   outputPacing?: (chunk: OutputChunk) => number;
   /** Credential handles (vault/handleInjection.ts): issued by omni.consent for oauth:*, honoured by net_fetch. */
   credentials?: CredentialInjector;
+  /** omni.shell: the host's shell tool (ExecService) and the session's workspace; without it, omni.shell is refused. */
+  shell?: { backend: ShellBackend; workspace: string };
 }
 
 export interface OutputChunk {
@@ -114,6 +117,8 @@ export class AgentHostCalls implements Disposable {
         return this.filesWrite(req, true);
       case 'net_fetch':
         return this.netFetch(req);
+      case 'shell':
+        return this.shell(req);
       case 'kv_get':
         this.authorize('memory');
         return { value: store.kvGet(agentId, req.key) };
@@ -225,6 +230,22 @@ export class AgentHostCalls implements Disposable {
     const { relative, written } = createOnly ? files.create(req.path, data) : files.write(req.path, data);
     audit?.({ type: 'agent.file_write', actor: `agent:${agentId}`, sessionId, payload: createOnly ? { path: relative, bytes: written, created: true } : { path: relative, bytes: written } });
     return createOnly ? { path: relative, written, created: true } : { path: relative, written };
+  }
+
+  /** Runs, polls, kills or types into a command: per-action consent for every command line (see agentShell.ts). */
+  private async shell(req: Request): Promise<Response> {
+    const { agentId, sessionId, declared, consent, shell } = this.o;
+    if (!declared.has('process.exec')) {
+      throw new HostCallError('not_declared', 'the manifest does not declare "process.exec"', 'add "process.exec" to the manifest\'s capabilities');
+    }
+    if (!shell) throw new HostCallError('capability_denied', 'this host runs no commands for agents', 'carry on without running commands');
+    const stopped = new AbortController();
+    this.inFlight.add(stopped);
+    try {
+      return await new AgentShell({ agentId, sessionId, workspace: shell.workspace, consent, backend: shell.backend, stopped: stopped.signal }).call(req);
+    } finally {
+      this.inFlight.delete(stopped);
+    }
   }
 
   private async netFetch(req: Request): Promise<Response> {

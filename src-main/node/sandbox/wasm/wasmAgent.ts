@@ -127,7 +127,8 @@ export class WasmAgent implements Disposable {
     switch (frame.type) {
       case 'call': {
         // Waiting for the user is not the agent's time.
-        const waitsForUser = frame.fn === 'consent';
+        // omni.shell may wait on a consent card too (and a one-shot run on its command, which has its own timeout).
+        const waitsForUser = frame.fn === 'consent' || frame.fn === 'shell';
         if (waitsForUser) this.watch.pause();
         void this.calls.call(frame.fn, frame.req).then((response) => {
           if (waitsForUser) this.watch.resume();

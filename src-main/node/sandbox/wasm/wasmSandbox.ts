@@ -1,6 +1,7 @@
 import type { Disposable } from '../../../../src-preload/rpc';
 import type { LedgerAppend } from '../../ledger/ledger';
 import { AgentHostCalls, type OutputChunk } from './agentHostCalls';
+import type { ShellBackend } from './agentShell';
 import type { AgentStore } from './agentStore';
 import { prepareModule } from './prepareModule';
 import type { ResourceLimits } from './resourceWatch';
@@ -20,6 +21,8 @@ export interface WasmSandboxOptions {
   /** The agent process's script, when not the one beside this module. */
   childScript?: string;
   network?: { trustedAddresses?: ReadonlySet<string>; timeoutMs?: number; maxBodyBytes?: number };
+  /** The host's shell tool, for agents that declare process.exec (omni.shell). */
+  shell?: ShellBackend;
 }
 
 export interface WasmAgentSpec {
@@ -57,8 +60,19 @@ export class WasmSandbox implements Disposable {
     const declared = new Set(spec.capabilities);
     const module = prepareModule(spec.module, declared, spec.limits.memBytes);
     const files = new WorkspaceFiles(spec.workspaceRoot);
-    const { consent, store, audit, network } = this.options;
-    const calls = new AgentHostCalls({ agentId: spec.agentId, sessionId: spec.sessionId, declared, consent, files, store, audit, network, outputPacing: spec.outputPacing });
+    const { consent, store, audit, network, shell } = this.options;
+    const calls = new AgentHostCalls({
+      agentId: spec.agentId,
+      sessionId: spec.sessionId,
+      declared,
+      consent,
+      files,
+      store,
+      audit,
+      network,
+      outputPacing: spec.outputPacing,
+      shell: shell ? { backend: shell, workspace: spec.workspaceRoot } : undefined,
+    });
     const { child } = await this.pool.take();
     const agent = new WasmAgent(child, calls, spec.limits);
     const granted = consent
