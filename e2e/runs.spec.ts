@@ -111,7 +111,7 @@ test.describe('process runs', () => {
     await expect(card.getByTestId('exec-run-keys')).toHaveCount(0);
   });
 
-  test('closing a card and opening it again (keyboard: arrows + Enter) replays the whole output', async ({ omni }) => {
+  test('closing a card and opening it again (keyboard: arrows + Enter), or reloading, replays the whole output', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
     await createSession(page, omni.newWorkspace('runs-replay'), 'Replay');
@@ -136,6 +136,12 @@ test.describe('process runs', () => {
     await expect(view.getByTestId('exec-run-card')).toHaveCount(1);
     await expect(first.card).toBeVisible();
     // From the first item, each once.
+    await expect.poll(() => terminalText(first.card)).toBe(whole);
+
+    // A reload brings the open card back, replayed.
+    await page.reload();
+    await expectConnected(page);
+    await expect(visibleSessionView(page).getByTestId('exec-run-card')).toHaveCount(1);
     await expect.poll(() => terminalText(first.card)).toBe(whole);
   });
 
@@ -199,7 +205,8 @@ test.describe('process runs', () => {
     await expect(message).toHaveAttribute('data-delivered', 'false');
     await expect(message).toContainText('pending');
 
-    await row.locator('.exec-run-open').click();
+    // The message opens the run it came from.
+    await message.getByTestId('exec-backlog-open').click();
     const card = view.locator(`[data-testid="exec-run-card"][data-run-id="${runId}"]`);
     await expect(card.locator('[data-testid="exec-run-notice"][data-event="build-error"]')).toHaveText(/ERROR: disk full/);
     await expect.poll(() => terminalText(card)).toBe('building\nERROR: disk full\ndone');

@@ -28,12 +28,21 @@ export function BacklogNotices({ sessionId }: { sessionId: string }) {
       <ul>
         {shown.map((message) => (
           <li key={message.id} className="exec-backlog-item" data-testid="exec-backlog-item" data-delivered={message.delivered ? 'true' : 'false'}>
-            <span className="badge">{message.event}</span> <code className="exec-command" title={message.run_id}>{commandOf(message.run_id)}</code>{' '}
-            <span className="exec-backlog-text">{message.text}</span>{' '}
+            <span className="badge">{message.event}</span> <span className="exec-backlog-text">{message.text}</span>{' '}
             <span className={`badge ${message.delivered ? '' : 'exec-pending'}`}>{message.delivered ? 'delivered to the agent' : 'pending'}</span>{' '}
             <time className="muted" dateTime={new Date(message.ts).toISOString()}>
               {new Date(message.ts).toLocaleTimeString()}
-            </time>
+            </time>{' '}
+            <button
+              type="button"
+              className="icon-button"
+              data-testid="exec-backlog-open"
+              aria-label={`Open the output of ${commandOf(message.run_id)}`}
+              title="Open the run's output"
+              onClick={() => useRuns.getState().openCard(sessionId, message.run_id)}
+            >
+              Open run
+            </button>
           </li>
         ))}
       </ul>

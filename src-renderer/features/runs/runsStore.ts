@@ -23,11 +23,36 @@ export interface RunsState {
 
 const none: readonly string[] = [];
 
+/** Which run cards are open, per session, kept for the tab's lifetime so a reload brings them back (and replays them). */
+const OPEN_CARDS_KEY = 'omni.runs.openCards';
+
+function loadOpenCards(): Record<string, string[]> {
+  try {
+    const parsed: unknown = JSON.parse(sessionStorage.getItem(OPEN_CARDS_KEY) ?? '{}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    const open: Record<string, string[]> = {};
+    for (const [sessionId, runIds] of Object.entries(parsed)) {
+      if (Array.isArray(runIds)) open[sessionId] = runIds.filter((id): id is string => typeof id === 'string');
+    }
+    return open;
+  } catch {
+    return {}; // No storage (or something else wrote there): start with no cards open.
+  }
+}
+
+function saveOpenCards(openCards: Record<string, string[]>): void {
+  try {
+    sessionStorage.setItem(OPEN_CARDS_KEY, JSON.stringify(openCards));
+  } catch {
+    // Storage full or unavailable: the cards just do not survive a reload.
+  }
+}
+
 export const useRuns = create<RunsState>((set) => ({
   bySession: {},
   listError: {},
   backlog: {},
-  openCards: {},
+  openCards: loadOpenCards(),
   revealRequest: null,
   mergeRuns(sessionId, runs) {
     set((state) => {
@@ -57,3 +82,7 @@ export const useRuns = create<RunsState>((set) => ({
     set({ revealRequest });
   },
 }));
+
+useRuns.subscribe((state, previous) => {
+  if (state.openCards !== previous.openCards) saveOpenCards(state.openCards);
+});
