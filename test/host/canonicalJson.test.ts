@@ -28,3 +28,27 @@ test('non-JSON values are refused with the path where they sit; undefined member
   assert.throws(() => canonicalJson({ big: 1n }), /bigint at \$\.big/);
   assert.throws(() => canonicalJson({ f: () => 1 }), /function/);
 });
+
+test('a refusal deep inside names the whole path to it', () => {
+  assert.throws(() => canonicalJson({ a: [{ b: [1, { c: NaN }] }] }), /NaN at \$\.a\[0\]\.b\[1\]\.c /);
+  assert.throws(() => canonicalJson({ a: { b: [0, 1, undefined] } }), /undefined at \$\.a\.b\[2\] /);
+  assert.throws(() => canonicalJson([{ '\ud800': 1 }]), /lone surrogate at \$\[0\] /);
+});
+
+test('any string, whatever its characters, is written exactly as JSON.stringify writes it, or refused if not well formed', () => {
+  // Strings drawn from the characters that matter: quotes, backslashes, controls, DEL, non-ASCII, surrogate halves.
+  const alphabet = ['a', 'Z', '0', ' ', '"', '\\', '/', '\u0000', '\u0008', '\u001f', '\u007f', 'é', '\u2028', '✓', '\ud83d', '\ude00'];
+  let state = 20261123;
+  const next = (): number => (state = (state * 1664525 + 1013904223) >>> 0);
+  for (let n = 0; n < 5000; n++) {
+    let text = '';
+    for (let length = next() % 24; length > 0; length--) text += alphabet[next() % alphabet.length];
+    const wellFormed = !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+    if (wellFormed) {
+      assert.equal(canonicalJson(text), JSON.stringify(text), `string ${JSON.stringify(text)}`);
+      assert.equal(canonicalJson({ [text]: text }), `{${JSON.stringify(text)}:${JSON.stringify(text)}}`);
+    } else {
+      assert.throws(() => canonicalJson({ s: text }), /lone surrogate/, `string ${JSON.stringify(text)}`);
+    }
+  }
+});
