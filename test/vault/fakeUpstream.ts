@@ -26,7 +26,7 @@ export interface FakeUpstream {
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
- * Routes: POST …/chat/completions or …/messages with `"stream": true` streams `events` SSE events `gapMs` apart
+ * Routes: GET …/stream opens a stream that never ends; POST …/chat/completions or …/messages with `"stream": true` streams `events` SSE events `gapMs` apart
  * (events = -1: until the client goes away), then `data: [DONE]`; GET …/models answers JSON; GET /redirect sends
  * a 302 to the `to` query parameter. A request without an accepted credential gets 401.
  */
@@ -60,6 +60,14 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     }
     if (!label) {
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'authentication_error', message: 'invalid credential' } }));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname.endsWith('/stream')) {
+      // Never ends: a request in flight until someone aborts it.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': open\n\n');
+      upstream.openStreams++;
+      res.on('close', () => upstream.openStreams--);
       return;
     }
     if (req.method === 'GET') {

@@ -87,7 +87,8 @@ export class HandleInjector implements CredentialInjector {
     try {
       return { handle: this.handles.issue(who).handle };
     } catch (error) {
-      return { handle: null, handle_error: (error as Error).message };
+      const hint = error instanceof HandleInvalidError ? `; ${error.hint}` : '';
+      return { handle: null, handle_error: `${(error as Error).message}${hint}` };
     }
   }
 
