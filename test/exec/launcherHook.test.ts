@@ -22,6 +22,7 @@ function recordingLauncher(options: { failCommit?: boolean; failPrepare?: boolea
         if (options.failCommit) throw new Error('the staged writes conflict with the workspace');
       },
       onFailure: async () => void calls.push('onFailure'),
+      limitHit: () => (request.argv.includes('exit 4') ? 'memory limit of 64 MiB reached: the kernel killed a process' : null),
       dispose: () => void calls.push('dispose'),
     };
   };
@@ -42,7 +43,9 @@ test('the launcher wraps the command, its enforced limits are stored with the ru
   assert.equal(requests[0].env.OMNI_RUN_ID, ok);
 
   const failing = await spawnRun(f, { command: 'exit 4' });
-  assert.equal((await waitEnded(f, failing)).exit_code, 4);
+  const failed = await waitEnded(f, failing);
+  assert.equal(failed.exit_code, 4);
+  assert.equal(failed.reason, 'memory limit of 64 MiB reached: the kernel killed a process', 'the limit the sandbox saw is the reason');
   assert.deepEqual(calls.splice(0), ['afterSpawn:number', 'onFailure', 'dispose'], 'a failed command: staged writes dropped');
 
   const killed = await spawnRun(f, { command: 'sleep 300' });

@@ -172,7 +172,9 @@ export class ExecWorker implements Disposable {
 
   /** Staged writes are committed only when the command succeeded; a failed commit fails the run. */
   private async settle(end: AttemptEnd, launch: PreparedLaunch): Promise<Omit<RunEnd, 'endedAt'>> {
-    const result = { status: end.status as RunEnd['status'], exitCode: end.exitCode, signal: end.signal, reason: end.reason };
+    // A sandbox limit (memory, processes) explains an exit better than the bare signal does.
+    const limit = launch.limitHit?.() ?? null;
+    const result = { status: end.status as RunEnd['status'], exitCode: end.exitCode, signal: end.signal, reason: end.reason ?? limit };
     if (end.status === 'exited' && end.exitCode === 0) {
       try {
         await launch.onSuccess?.();

@@ -30,6 +30,8 @@ export interface PreparedLaunch {
   onSuccess?(): Promise<void>;
   /** The run failed, was killed or timed out: drop what it staged. */
   onFailure?(): Promise<void>;
+  /** A limit the run ran into, in words ("memory limit of 64 MiB reached"), or null: becomes the run's reason. */
+  limitHit?(): string | null;
   /** Always called last, after onSuccess/onFailure. */
   dispose?(): void;
 }
