@@ -37,6 +37,8 @@ export interface OidcTestServer {
   polls: Map<string, PollRecord[]>;
   /** Polls that came sooner than the interval then in force (a client that does not honour it). */
   tooEarly: number;
+  /** Device authorization requests received (a client that must not start a flow sends none). */
+  deviceAuthorizations: number;
   setDecision(decision: 'approve' | 'deny'): void;
   close(): Promise<void>;
 }
@@ -76,6 +78,7 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
   });
   provider.use(async (ctx, next) => {
     await next();
+    if (ctx.path === '/device/auth') result.deviceAuthorizations++;
     if (ctx.path === '/device/auth' && ctx.status === 200 && ctx.body && typeof ctx.body === 'object') {
       (ctx.body as Record<string, unknown>).interval = intervalS;
     }
@@ -88,6 +91,7 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
     provider,
     polls,
     tooEarly: 0,
+    deviceAuthorizations: 0,
     setDecision: (next) => (decision = next),
     close: () =>
       new Promise<void>((resolve) => {
