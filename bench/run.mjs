@@ -4,7 +4,7 @@
 // and exits 0 unless something could not be measured at all.
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput runs per side, default 3),
-// BENCH_ONLY=throughput,coldstart,paint,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
+// BENCH_ONLY=throughput,coldstart,paint,agentcards,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
 // BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: that checkout's
 // build, already built, is measured in the same run, alternating with this one, under the same conditions),
 // BENCH_HOST_CPU_PROF=DIR (the bench's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
@@ -25,6 +25,7 @@ import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
 import { measureAgents } from './parts/agents.mjs';
+import { measureAgentCards, printAgentCards } from './parts/agentCards.mjs';
 import { measureExec } from './parts/exec.mjs';
 import { measureLedger } from './parts/ledger.mjs';
 import { measureNativeSandbox } from './parts/nativeSandbox.mjs';
@@ -35,7 +36,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
-const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,agentcards,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
@@ -120,6 +121,11 @@ if (only.has('exec')) {
 if (only.has('sandbox')) {
   log('\nNative sandbox');
   await part('nativeSandbox', () => measureNativeSandbox({ log }));
+}
+
+if (only.has('agentcards')) {
+  log('\nAgent output cards (production build)');
+  await part('agentCards', () => measureAgentCards({ root, log }));
 }
 
 let host;
@@ -346,6 +352,8 @@ function printReport(r) {
   log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
   printLedger(r.ledger);
   printAgents(r.agents);
+  if (r.agentCards) printAgentCards(r.agentCards, log);
+  else if (r.errors.agentCards) log(`\n0c. Agent output cards: not measured (${firstLine(r.errors.agentCards)})`);
   printExec(r.exec);
   printNativeSandbox(r.nativeSandbox);
   const t = r.throughput;
