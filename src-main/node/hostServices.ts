@@ -105,7 +105,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
 
   const handlers: Handlers<Contract> = {
     ...createConsentHandlers(consent, consentCards, USER),
-    ...createExecHandlers(exec, sessions, USER),
+    ...createExecHandlers(exec, sessions, nativeSandbox, USER),
     ...createAgentHandlers(agents, USER),
 
     'host.info': () => ({

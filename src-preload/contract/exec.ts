@@ -158,11 +158,22 @@ export type BacklogMessage = z.infer<typeof BacklogMessage>;
 export const RunChange = z.object({ run: Run });
 export type RunChange = z.infer<typeof RunChange>;
 
+/** What the native sandbox enforces on this machine, one sentence per limit, for the Runs panel. */
+export const SandboxReport = z.object({
+  /** false: agents' commands cannot run here (the sandbox fails closed); `problem` says why and what to do. */
+  usable: z.boolean(),
+  problem: z.object({ message: z.string(), hint: z.string() }).nullable(),
+  items: z.array(z.object({ id: z.string(), enforced: z.boolean(), via: z.string().nullable(), sentence: z.string() })),
+});
+export type SandboxReport = z.infer<typeof SandboxReport>;
+
 export const execContract = {
   /** The shell tool, as the user (the UI); agents reach the same code through the agent runtime. */
   'exec.shell': call(ShellRequest, ShellResult),
   'exec.runs': call(z.object({ sessionId: SessionId }), z.array(Run)),
   'exec.backlog': call(z.object({ sessionId: SessionId }), z.array(BacklogMessage)),
+  /** Which isolation and limits agents' commands get on this machine. */
+  'exec.sandbox': call(z.object({}), SandboxReport),
   /** Run list changes of one session (status, exit, output size), live. */
   'exec.runChanges': stream(z.object({ sessionId: SessionId }), RunChange),
   /** A run's items from since_seq (replay), then live ones until the run ends; credit counts characters. */

@@ -46,6 +46,11 @@ test('omni shell drives the running host: spawn, poll until exit, and the UI see
   // The UI's list shows the run the script started, as the user's.
   const runs = await client.call('exec.runs', { sessionId: session.id });
   assert.deepEqual(runs.map((r) => [r.run_id, r.actor, r.status]), [[runId, 'user', 'exited']]);
+
+  // What agents' commands would get here, in words the Runs panel shows.
+  const report = await client.call('exec.sandbox', {});
+  assert.equal(report.usable, true, report.problem?.message);
+  assert.ok(report.items.some((item) => item.id === 'bwrap' && item.enforced && /bubblewrap/.test(item.sentence)));
 });
 
 test('omni shell: a refused request prints the typed error as JSON and exits 1', async (t) => {

@@ -1,5 +1,6 @@
 import type { execContract } from '../../../src-preload/contract/exec';
 import type { Handlers } from '../../../src-preload/rpc';
+import type { NativeSandbox } from '../sandbox/native/nativeSandbox';
 import type { SessionService } from '../sessions/sessionService';
 import type { ExecService } from './execService';
 
@@ -7,8 +8,12 @@ import type { ExecService } from './execService';
  * The `exec.*` calls and streams of the contract: the shell tool as the person at the UI (or `omni shell`) uses it.
  * The user may act on any session's runs; a run's working directory resolves inside its session's workspace.
  */
-export function createExecHandlers(exec: ExecService, sessions: SessionService, actor: string): Handlers<typeof execContract> {
+export function createExecHandlers(exec: ExecService, sessions: SessionService, sandbox: NativeSandbox, actor: string): Handlers<typeof execContract> {
   return {
+    'exec.sandbox': () => {
+      const probe = sandbox.probeSandbox();
+      return { usable: probe.usable, problem: probe.problem && { message: probe.problem.message, hint: probe.problem.hint }, items: probe.items };
+    },
     'exec.shell': (request) => {
       // Only spawning needs the workspace (and an open session); poll, kill and send_keys find the run by id.
       const spawns = request.action === undefined || request.action === 'spawn';
