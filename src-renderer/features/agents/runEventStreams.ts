@@ -19,7 +19,8 @@ interface Followed {
 const followed = new Map<string, Followed>();
 
 /**
- * Events are applied to the store at most once per frame, so a flood of small chunks is one render, not thousands.
+ * Events are applied to the store at most once per MIN_FLUSH_INTERVAL_MS, on an animation frame, so a flood of small
+ * chunks is one render, not thousands.
  * `replay` marks a batch that begins a new subscription's replay: the run's old events are dropped just before it
  * (not at subscribe time, so a run the host has forgotten keeps what it showed).
  */
@@ -27,6 +28,27 @@ const pending = new Map<string, { replay: boolean; events: AgentRunEvent[]; weig
 const weightOf = contract['agent.events'].weight;
 let flushScheduled = false;
 let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * About 30 updates a second at most. A log flooding at 10,000 lines a second shows all-new rows on every update, and
+ * each update costs the page ~10 ms of style, layout, paint and raster whatever its size (measured by `npm run
+ * bench`, agent output cards): at every frame that left too little of a small machine for the frames themselves.
+ * Every other frame keeps the page at 60 fps and adds at most a frame to the output's latency.
+ */
+const MIN_FLUSH_INTERVAL_MS = 32;
+/** Frames do not come exactly 16.7 ms apart: a frame this close to the interval counts as reaching it. */
+const FRAME_SLACK_MS = 4;
+let lastFlushAt = -Infinity;
+
+function onFrame(now: number): void {
+  if (!flushScheduled) return;
+  if (now - lastFlushAt < MIN_FLUSH_INTERVAL_MS - FRAME_SLACK_MS) {
+    requestAnimationFrame(onFrame);
+    return;
+  }
+  lastFlushAt = now;
+  flush();
+}
 
 function flush(): void {
   flushScheduled = false;
@@ -47,7 +69,7 @@ function flush(): void {
 function scheduleFlush(): void {
   if (flushScheduled) return;
   flushScheduled = true;
-  requestAnimationFrame(flush);
+  requestAnimationFrame(onFrame);
   // A hidden or minimised window gets no animation frames: the timer keeps output (and credit, so the agent) moving.
   fallbackTimer = setTimeout(flush, 100);
 }
