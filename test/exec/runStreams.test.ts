@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Run, RunItem } from '../../src-preload/contract/exec';
+import type { RpcError } from '../../src-preload/contract/errors';
+import { execContract, type Run, type RunItem } from '../../src-preload/contract/exec';
+import { createMemoryTransportPair, RpcClient, RpcServer, type Handlers, type StreamSink } from '../../src-preload/rpc';
 import { ExecService } from '../../src-main/node/exec/execService';
 import { runProcesses } from '../../src-main/node/exec/runProcesses';
 import { Ledger } from '../../src-main/node/ledger/ledger';
@@ -136,4 +138,29 @@ test('attachItems feeds a stream reader at its pace: nothing pushed while it is 
   assert.equal(ends, 1);
   assert.deepEqual(received, items);
   assert.equal(received.filter((item) => item.kind === 'stdout').reduce((n, item) => n + item.data.length, 0), 4_000_000);
+});
+
+test('through the real bridge: a 5 MB run replays whole over the exec.items stream with attachItems (credit respected)', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const runId = await spawnRun(f, { command: "head -c 5000000 /dev/zero | tr '\\0' z" });
+  await waitEnded(f, runId);
+  const { items } = await pollAll(f, runId);
+  const contract = { 'exec.items': execContract['exec.items'] };
+  const [serverSide, clientSide] = createMemoryTransportPair();
+  const handlers: Handlers<typeof contract> = {
+    'exec.items': ({ runId: id, sinceSeq }: { runId: string; sinceSeq?: number }, sink: StreamSink<RunItem>) => f.exec.attachItems(id, sinceSeq ?? 0, sink),
+  };
+  const server = new RpcServer(contract, handlers, serverSide, 'memory');
+  const client = new RpcClient(contract, clientSide);
+  t.after(() => {
+    client.dispose();
+    server.dispose();
+  });
+  const received: RunItem[] = [];
+  const ended = await new Promise<RpcError | undefined>((resolve) => {
+    client.subscribe('exec.items', { runId, sinceSeq: 0 }, { onItem: (item) => void received.push(item), onEnd: resolve });
+  });
+  assert.equal(ended, undefined, 'ended cleanly after the exit item, not with OVERFLOW');
+  assert.deepEqual(received, items);
 });
