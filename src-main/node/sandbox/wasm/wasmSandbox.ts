@@ -9,6 +9,7 @@ import type { SandboxConsent } from './sandboxConsent';
 import { WarmPool } from './warmPool';
 import { WasmAgent } from './wasmAgent';
 import { WorkspaceFiles } from './workspaceFiles';
+import type { CredentialInjector } from '../../vault/handleInjection';
 
 export interface WasmSandboxOptions {
   consent: SandboxConsent;
@@ -23,6 +24,8 @@ export interface WasmSandboxOptions {
   network?: { trustedAddresses?: ReadonlySet<string>; timeoutMs?: number; maxBodyBytes?: number };
   /** The host's shell tool, for agents that declare process.exec (omni.shell). */
   shell?: ShellBackend;
+  /** Credential handles for oauth:* grants (vault/handleInjection.ts); without it a handle on net_fetch is refused. */
+  credentials?: CredentialInjector;
 }
 
 export interface WasmAgentSpec {
@@ -60,7 +63,7 @@ export class WasmSandbox implements Disposable {
     const declared = new Set(spec.capabilities);
     const module = prepareModule(spec.module, declared, spec.limits.memBytes);
     const files = new WorkspaceFiles(spec.workspaceRoot);
-    const { consent, store, audit, network, shell } = this.options;
+    const { consent, store, audit, network, shell, credentials } = this.options;
     const calls = new AgentHostCalls({
       agentId: spec.agentId,
       sessionId: spec.sessionId,
@@ -72,6 +75,7 @@ export class WasmSandbox implements Disposable {
       network,
       outputPacing: spec.outputPacing,
       shell: shell ? { backend: shell, workspace: spec.workspaceRoot } : undefined,
+      credentials,
     });
     const { child } = await this.pool.take();
     const agent = new WasmAgent(child, calls, spec.limits);
