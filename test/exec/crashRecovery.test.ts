@@ -87,7 +87,8 @@ test('kill -9 of the host mid-run, restart: the run is recovered (old processes 
   // Host 2 recovers it and runs it to the end.
   const second = startHost(dir.path);
   const { recovered } = (await second.next('recovered')) as { recovered: { runId: string; attempt: number; leftoverProcesses: number; outcome: string }[] };
-  assert.deepEqual(recovered.map((r) => ({ ...r, leftoverProcesses: r.leftoverProcesses >= 2 })), [
+  // At least the sleep (the printer itself may have finished by the time host 2 is up on a loaded machine).
+  assert.deepEqual(recovered.map((r) => ({ ...r, leftoverProcesses: r.leftoverProcesses >= 1 })), [
     { runId, sessionId: SESSION, attempt: 1, leftoverProcesses: true, outcome: 'requeued' },
   ]);
   await second.next('idle');
