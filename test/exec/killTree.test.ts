@@ -54,7 +54,7 @@ test('kill ends the whole tree: children in the group and a daemonised grandchil
 test('a daemon that keeps the output pipe open does not keep the run alive after its command exits, nor outlive it', async (t) => {
   const f = await execFixture();
   t.after(() => f.close());
-  const runId = await spawnRun(f, { command: "setsid sh -c 'echo $$ > holder.pid; exec sleep 300' & sleep 0.2; echo bye" });
+  const runId = await spawnRun(f, { command: "setsid sh -c 'echo $$ > holder.pid; exec sleep 300' & while [ ! -s holder.pid ]; do sleep 0.05; done; echo bye" });
   const ended = await waitEnded(f, runId);
   assert.equal(ended.status, 'exited');
   assert.equal(ended.exit_code, 0);

@@ -36,7 +36,7 @@ test('watchers over a real run: event items in the stream, straddling match once
   const f = await execFixture();
   t.after(() => f.close());
   const runId = await spawnRun(f, {
-    command: "printf 'server rea'; sleep 0.3; printf 'dy\\n'; echo 'server ready again'; echo 'warn: disk' >&2; echo 'warn: stdout'",
+    command: "printf 'server rea'; sleep 0.5; printf 'dy\\n'; echo 'server ready again'; echo 'warn: disk' >&2; echo 'warn: stdout'",
     watch: [
       { regex: 'server ready', event: 'ready' },
       { regex: 'warn: \\w+', event: 'warning', scope: 'stderr', once: true },
