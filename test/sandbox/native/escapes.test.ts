@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,19 @@ describe('native sandbox: escapes are contained', () => {
     assert.doesNotMatch(result.output, /CANARY/);
     assert.match(result.output, /^0$/m, '.ssh looks empty');
     assert.equal(existsSync(join(home, '.ssh', 'planted')), false);
+  });
+
+  it('a read-only shared folder is readable, not writable, and cannot be a secret place in disguise', async () => {
+    const shared = join(root, 'shared');
+    mkdirSync(shared);
+    writeFileSync(join(shared, 'tool.sh'), 'echo tool ran');
+    const result = await runSandboxed(sandbox, shPolicy(workspace, `sh ${shared}/tool.sh; echo x > ${shared}/planted`, { readOnlyPaths: [shared] }));
+    assert.match(result.output, /^tool ran$/m);
+    assert.match(result.output, /Read-only file system/);
+    assert.equal(existsSync(join(shared, 'planted')), false);
+    symlinkSync(join(home, '.ssh'), join(root, 'innocent'));
+    await assert.rejects(sandbox.prepareLaunch(shPolicy(workspace, 'true', { readOnlyPaths: [join(root, 'innocent')] })), /would show .*\.ssh, a place secrets live/);
+    await assert.rejects(sandbox.prepareLaunch(shPolicy(workspace, 'true', { readOnlyPaths: [home] })), /would show .*, a place secrets live/);
   });
 
   it("the system's own secrets are not there (/etc/shadow, ssh host keys)", async () => {

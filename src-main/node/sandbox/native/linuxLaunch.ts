@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
@@ -37,6 +37,14 @@ export interface LinuxLaunchContext {
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy'];
 
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLaunchContext): Promise<PreparedLaunch> {
   const { probe } = context;
   if (!probe.usable || !probe.bwrapPath) {
@@ -53,10 +61,18 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
   if (!arch) throw new NativeSandboxUnavailableError('unsupported_platform', `no seccomp filter for ${process.arch}`, 'run on x86_64 or aarch64');
   const bwrap = probe.bwrapPath;
   const secrets = [...defaultSecretPaths(context.appHome), ...(policy.hiddenPaths ?? [])];
-  for (const path of policy.readOnlyPaths ?? []) {
-    const covering = secrets.find((secret) => isInside(secret, path));
+  // Resolved first, so a symlink cannot smuggle a secret place in under another name.
+  const readOnly = (policy.readOnlyPaths ?? []).map((path) => {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      throw new NativeSandboxPolicyError('readOnlyPaths', `${path} does not exist`, 'share an existing folder');
+    }
+    const covering = secrets.find((secret) => isInside(secret, real) || isInside(realOrSelf(secret), real));
     if (covering) throw new NativeSandboxPolicyError('readOnlyPaths', `${path} would show ${covering}, a place secrets live`, 'share a folder that holds no secrets');
-  }
+    return { real, path };
+  });
   const holding = secrets.find((secret) => isInside(policy.workspace, secret));
   if (holding) throw new NativeSandboxPolicyError('workspace', `${policy.workspace} is inside ${holding}, a place secrets live`, 'open a folder outside it');
 
@@ -123,7 +139,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       '--bind', policy.workspace, policy.workspace,
       // .meta/context.md and session.json are the host's: readable, never written by a run.
       '--ro-bind-try', meta, meta,
-      ...(policy.readOnlyPaths ?? []).flatMap((path) => ['--ro-bind', path, path]),
+      ...readOnly.flatMap(({ real, path }) => ['--ro-bind', real, path]),
       ...hideArgs(secrets, [policy.workspace]),
       '--chdir', policy.cwd,
       '--seccomp', '9',
