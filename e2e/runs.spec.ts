@@ -55,6 +55,17 @@ test.describe('process runs', () => {
     const missing = await runCommand(page, 'no-such-command-omni-e2e');
     await expect(missing.row.getByTestId('exec-run-status')).toHaveText('exited 127');
     await expect.poll(() => terminalText(missing.card)).toContain('not found');
+
+    // What the sandbox enforces for agents' commands on this machine, each limit in words (issue 5 item 6).
+    const report = visibleSessionView(page).getByTestId('exec-sandbox-report');
+    await expect(report.locator('summary')).toContainText('Agents’ commands');
+    await report.locator('summary').click();
+    if ((await report.getAttribute('data-usable')) === 'true') {
+      await expect(report.locator('summary')).toContainText(/\d+ of \d+ limits enforced on this machine/);
+      expect(await report.getByTestId('exec-sandbox-limit').count()).toBeGreaterThan(0);
+    } else {
+      await expect(report.getByRole('alert')).not.toBeEmpty();
+    }
     await saveScreenshot(page, 'runs-panel-light');
   });
 

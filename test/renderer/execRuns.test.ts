@@ -4,6 +4,7 @@ import type { Run, RunItem } from '../../src-preload/contract/exec';
 import { movedIndex } from '../../src-renderer/features/runs/listNavigation';
 import { actorLabel, commandLine, durationText, formatBytes, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
 import { viewOfRunItem } from '../../src-renderer/features/runs/runItemView';
+import { sandboxSummary } from '../../src-renderer/features/runs/sandboxSummary';
 import { isAtLeastAsRecent, mergeRuns } from '../../src-renderer/features/runs/runList';
 
 function run(overrides: Partial<Run> = {}): Run {
@@ -85,6 +86,7 @@ test('the command shows as typed; argv that needs quoting is quoted', () => {
   assert.equal(commandLine(['grep', '-r', 'two words', '.']), "grep -r 'two words' .");
   assert.equal(commandLine(['echo', "it's"]), "echo 'it'\\''s'");
   assert.equal(actorLabel('user'), 'you');
+  assert.equal(actorLabel('agent:scaffolder'), 'agent scaffolder');
   assert.equal(actorLabel('scaffolder'), 'agent scaffolder');
   assert.equal(wasRecovered(run({ attempt: 1 })), false);
   assert.equal(wasRecovered(run({ attempt: 2 })), true);
@@ -166,4 +168,13 @@ test('list keys move the focus within the list and stop at its ends', () => {
   assert.equal(movedIndex('PageDown', 0, 25), 10);
   assert.equal(movedIndex('Enter', 1, 3), null, 'Enter opens (the row button does it), it does not move');
   assert.equal(movedIndex('ArrowDown', 0, 0), null);
+});
+
+test('the sandbox line counts the limits enforced on this machine, or says agents cannot run commands at all', () => {
+  const items = [
+    { id: 'namespaces', enforced: true, via: 'bwrap', sentence: 'Own user, pid and network namespaces' },
+    { id: 'memory', enforced: false, via: null, sentence: 'No memory limit: cgroups are not delegated here' },
+  ];
+  assert.equal(sandboxSummary({ usable: true, problem: null, items }), 'Agents’ commands run sandboxed: 1 of 2 limits enforced on this machine');
+  assert.match(sandboxSummary({ usable: false, problem: { message: 'bwrap is missing', hint: 'install bubblewrap' }, items: [] }), /cannot run on this machine/);
 });

@@ -4,6 +4,7 @@ import { movedIndex } from './listNavigation';
 import { RunCommandForm } from './RunCommandForm';
 import { isLive } from './runFormat';
 import { RunRow } from './RunRow';
+import { SandboxReportView } from './SandboxReportView';
 import { useRuns } from './runsStore';
 import { useSessionExecRuns } from './useSessionExecRuns';
 
@@ -42,6 +43,7 @@ export function RunsPanel({ sessionId, open }: { sessionId: string; open: boolea
         Runs <span className="muted">({runs.length})</span>
       </h3>
       <RunCommandForm sessionId={sessionId} disabled={!open} />
+      <SandboxReportView />
       {listError && (
         <small className="item-error" role="alert" data-testid="exec-runs-error">
           Runs cannot be shown: {listError}

@@ -83,9 +83,10 @@ function quoteArg(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Who started the run: "you" or the agent's id. */
+/** Who started the run: "you", or "agent <id>" (the host records agents as "agent:<id>"). */
 export function actorLabel(actor: string): string {
-  return actor === 'user' ? 'you' : `agent ${actor}`;
+  if (actor === 'user') return 'you';
+  return `agent ${actor.startsWith('agent:') ? actor.slice('agent:'.length) : actor}`;
 }
 
 /** Attempt 0 is a run that never started; 1 its first start; more means the host restarted under it. */
