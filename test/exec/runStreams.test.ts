@@ -164,3 +164,32 @@ test('through the real bridge: a 5 MB run replays whole over the exec.items stre
   assert.equal(ended, undefined, 'ended cleanly after the exit item, not with OVERFLOW');
   assert.deepEqual(received, items);
 });
+
+test('attachItems with a reader that hands credit back from inside push: every item once, in order', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const runId = await spawnRun(f, { command: 'for i in $(seq 1 300); do echo "line $i"; done' });
+  await waitEnded(f, runId);
+  const { items } = await pollAll(f, runId);
+  const received: RunItem[] = [];
+  let paused = false;
+  let resume = () => undefined as void;
+  let done = false;
+  f.exec.attachItems(runId, 0, {
+    push(item) {
+      received.push(item);
+      // Out of credit, and credit back at once, re-entering the feed (as a synchronous transport would).
+      paused = true;
+      paused = false;
+      resume();
+    },
+    end: () => (done = true),
+    onFlowControl: (_pause, onResume) => (resume = onResume),
+    get isPaused() {
+      return paused;
+    },
+    isClosed: false,
+  });
+  assert.ok(done);
+  assert.deepEqual(received.map((item) => item.seq), items.map((item) => item.seq));
+});

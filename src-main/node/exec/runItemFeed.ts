@@ -26,6 +26,8 @@ const PAGE = 256;
 export class RunItemFeed implements Disposable {
   private last: number;
   private ended = false;
+  private catchingUp = false;
+  private again = false;
   private readonly live: Disposable;
 
   constructor(
@@ -51,6 +53,24 @@ export class RunItemFeed implements Disposable {
   }
 
   private catchUp(): void {
+    // A push can hand credit back at once (a synchronous transport), resuming the feed from inside this loop: the
+    // inner call only asks for another round, so items go out once and in order.
+    if (this.catchingUp) {
+      this.again = true;
+      return;
+    }
+    this.catchingUp = true;
+    try {
+      do {
+        this.again = false;
+        this.readPages();
+      } while (this.again);
+    } finally {
+      this.catchingUp = false;
+    }
+  }
+
+  private readPages(): void {
     while (!this.ended && !this.sink.isPaused && !this.sink.isClosed) {
       const page = this.store.items(this.runId, this.last, PAGE);
       if (page.length === 0) return;
@@ -62,6 +82,7 @@ export class RunItemFeed implements Disposable {
   }
 
   private deliver(item: RunItem): void {
+    if (item.seq <= this.last) return;
     this.last = item.seq;
     this.sink.push(item);
     if (item.kind === 'event' && item.data === 'exit') {
