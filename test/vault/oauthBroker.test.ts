@@ -3,13 +3,17 @@
 // flow with slow_down, expired_token and access_denied; authorization code + PKCE through the loopback listener
 // with a wrong state refused and a replayed code refused; refresh with rotation and reuse detected; revocation.
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { exportLedger } from '../../src-main/node/ledger/ledgerExport';
 import { resolveEndpoints } from '../../src-main/node/vault/authorizationServer';
 import type { FlowEvent } from '../../src-main/node/vault/connections';
 import { SLOW_DOWN_STEP_S } from '../../src-main/node/vault/deviceFlow';
 import { buildAuthorizationRequest, exchangeAuthorizationCode } from '../../src-main/node/vault/pkceFlow';
 import { OAuthFlowError } from '../../src-main/node/vault/vaultErrors';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
+import { assertNoCanaryIn, type Canary } from './canaries';
 import { CLIENT_ID, startOidcTestServer, type OidcTestServer } from './oidcTestServer';
 import { TestBrowser } from './testBrowser';
 import { vaultFixture, type VaultFixture } from './vaultFixture';
@@ -208,10 +212,15 @@ if (needsPrivateKeyring) {
       return (await fixture.connections.flowResult(started.flowId)).id;
     }
 
-    async function tokens(connectionId: string): Promise<{ access: string; refresh: string }> {
-      const credential = await fixture.vault.read(connectionId);
+    /** Every token the server issued to the app in these tests: none of them may reach the disk outside the keychain. */
+    const issued: string[] = [];
+
+    async function tokens(connectionId: string, from = fixture): Promise<{ access: string; refresh: string }> {
+      const credential = await from.vault.read(connectionId);
       assert.ok(credential?.kind === 'oauth' && credential.refreshToken);
-      return { access: credential.accessToken.expose(), refresh: credential.refreshToken.expose() };
+      const found = { access: credential.accessToken.expose(), refresh: credential.refreshToken.expose() };
+      issued.push(found.access, found.refresh);
+      return found;
     }
 
     it('rotates the refresh token; when an old one is used again the grant is revoked and the connection says why', async () => {
@@ -239,6 +248,24 @@ if (needsPrivateKeyring) {
       assert.equal(fail.payload.reason, 'invalid_grant');
     });
 
+    it('an access token about to run out is refreshed before it is used', async (t) => {
+      // A margin longer than the token's life: every use finds it about to run out.
+      const eager = await vaultFixture({ refreshMarginMs: 2 * 3_600_000 });
+      t.after(() => eager.close());
+      eager.providers.addOidc({ id: PROVIDER, name: 'Test IdP', issuer: server.issuer, clientId: CLIENT_ID, apiDomains: ['127.0.0.1'] });
+      const started = await eager.connections.startPkce({ provider: PROVIDER, scopes: ['repo'] });
+      const landed = await new TestBrowser().visit(started.authorizeUrl, (next) => next.href.startsWith(started.redirectUri));
+      await fetch(landed.url);
+      const id = (await eager.connections.flowResult(started.flowId)).id;
+      const before = await tokens(id, eager);
+      const usable = await eager.connections.credentialFor(id);
+      const after = await tokens(id, eager);
+      assert.ok(after.access !== before.access && usable.value.expose() === after.access, 'the use got the refreshed token');
+      const refresh = eager.entries('credential.refresh');
+      assert.equal(refresh.length, 1);
+      assert.equal(refresh[0].actor, 'host');
+    });
+
     it('two refreshes at once present the refresh token once (no self-inflicted reuse)', async () => {
       const id = await connect();
       await Promise.all([fixture.connections.refresh(id), fixture.connections.refresh(id), fixture.connections.refresh(id)]);
@@ -263,6 +290,19 @@ if (needsPrivateKeyring) {
       assert.equal(fixture.connections.list().some((c) => c.id === id), false);
       const revoke = fixture.entries('credential.revoke').at(-1)!;
       assert.deepEqual(revoke.payload, { connectionId: id, provider: PROVIDER, revokedAtProvider: true, providerError: null, handlesEnded: 0, localCredentialDeleted: true });
+    });
+
+    it('no token the server issued is in the database file, its -wal or -shm, the ledger or an export', async () => {
+      assert.ok(issued.length >= 8, `${issued.length} tokens seen`);
+      const canaries: Canary[] = issued.map((value, index) => ({ index, kind: 'oauth-token', value, text: value, registered: true, standalone: true }));
+      fixture.ledger.flush();
+      for (const file of ['', '-wal', '-shm']) {
+        if (existsSync(fixture.dbFile + file)) assertNoCanaryIn(canaries, readFileSync(fixture.dbFile + file), `sessions.db${file}`);
+      }
+      const exported = join(fixture.home, 'export.jsonl');
+      await exportLedger(fixture.db, exported);
+      assertNoCanaryIn(canaries, readFileSync(exported), 'the ledger export');
+      assertNoCanaryIn(canaries, fixture.logLines.join(''), 'the host log');
     });
   });
 }
