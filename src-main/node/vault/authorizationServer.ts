@@ -9,7 +9,7 @@ export interface OAuthEndpoints {
   client: oauth.Client;
   clientAuth: oauth.ClientAuth;
   /** Plain http only toward this machine (a local authorization server); everything else must be https. */
-  requestOptions: { [oauth.allowInsecureRequests]?: boolean; signal?: AbortSignal };
+  requestOptions: { [oauth.allowInsecureRequests]?: boolean; [oauth.customFetch]?: typeof fetch; signal?: AbortSignal };
 }
 
 /**
@@ -19,7 +19,11 @@ export interface OAuthEndpoints {
 export async function resolveEndpoints(provider: OAuthProvider, signal?: AbortSignal): Promise<OAuthEndpoints> {
   if (!provider.clientId) throw new OAuthFlowError('not_configured', `${provider.name} has no OAuth client id configured`);
   const issuer = new URL(provider.server.issuer);
-  const requestOptions = { ...(isLoopbackUrl(issuer) ? { [oauth.allowInsecureRequests]: true } : {}), signal };
+  const requestOptions = {
+    ...(isLoopbackUrl(issuer) ? { [oauth.allowInsecureRequests]: true } : {}),
+    ...(provider.errorsWithStatus200 ? { [oauth.customFetch]: errorsAsStatus400 } : {}),
+    signal,
+  };
   let as: oauth.AuthorizationServer;
   if (provider.server.discovery) {
     try {
@@ -64,4 +68,23 @@ export function asFlowError(provider: OAuthProvider, what: string, error: unknow
   }
   if ((error as Error)?.name === 'AbortError') return new OAuthFlowError('cancelled', `the ${what} was cancelled`, { cause: error });
   return new OAuthFlowError('request_failed', `the ${what} with ${provider.name} failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}
+
+/**
+ * fetch for providers that send OAuth errors with status 200 (GitHub): a JSON answer with an `error` member and no
+ * `access_token` becomes the 400 it stands for, so the library reads it as the error (authorization_pending,
+ * slow_down, bad_verification_code, ...) instead of a malformed success.
+ */
+async function errorsAsStatus400(input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]): Promise<Response> {
+  const response = await fetch(input, init);
+  if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('json')) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  const isError = typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string' && !('access_token' in body);
+  return new Response(text, { status: isError ? 400 : 200, headers: response.headers });
 }

@@ -59,6 +59,11 @@ export interface OAuthProvider extends ProviderBase {
   extraScopes: readonly string[];
   /** Turns a capability's scope (`drive.readonly`) into the provider's own name for it (a Google scope URL). */
   scopeName?: (scope: string) => string;
+  /**
+   * The token endpoint answers OAuth errors with HTTP 200 (GitHub does: `{"error": "authorization_pending"}` with
+   * status 200), where RFC 6749 §5.2 says 400; such answers are read as the errors they are.
+   */
+  errorsWithStatus200?: boolean;
 }
 
 export type Provider = ApiKeyProvider | OAuthProvider;
@@ -121,6 +126,7 @@ function builtInProviders(): Provider[] {
       clientSecret: null,
       flows: ['device', 'pkce'],
       extraScopes: [],
+      errorsWithStatus200: true,
     },
     {
       kind: 'oauth',
