@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -214,39 +214,80 @@ function pidsIn(dir: string): number[] {
   }
 }
 
+/** SIGKILL to every member (v2: cgroup.kill does it in one write). */
+function killMembers(dir: string): void {
+  if (existsSync(join(dir, 'cgroup.kill'))) {
+    try {
+      writeFileSync(join(dir, 'cgroup.kill'), '1');
+      return;
+    } catch {
+      // fall through to signalling each process
+    }
+  }
+  for (const pid of pidsIn(dir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Removes the directories that are empty now; returns those that are not. */
+function rmdirEmpty(dirs: Iterable<string>): Set<string> {
+  const left = new Set<string>();
+  for (const dir of dirs) {
+    try {
+      rmdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') left.add(dir);
+    }
+  }
+  return left;
+}
+
 /**
- * Kills what is left (v2: cgroup.kill; v1: SIGKILL to each member, again each round, since a member may fork between
- * the listing and the signal), then removes the cgroups. A killed process leaves its cgroup a moment after the
- * signal (rmdir fails with EBUSY until then), so this retries for a few seconds.
+ * Kills what is left, then removes the cgroups. The sandbox's own teardown (a pid namespace's init unmounting and
+ * exiting) can outlast the process the caller waited for by tens of milliseconds, and the kernel refuses to remove
+ * a cgroup (EBUSY) until its last task is gone: so the kill is repeated (a member may fork between the listing and
+ * the signal) and the removal retried in the background, without blocking the host, for up to 10 s.
  */
 function removeDirs(dirs: string[]): void {
-  const left = new Set(dirs);
-  const deadline = Date.now() + 5000;
-  while (left.size > 0 && Date.now() < deadline) {
-    for (const dir of left) {
-      if (existsSync(join(dir, 'cgroup.kill'))) {
-        try {
-          writeFileSync(join(dir, 'cgroup.kill'), '1');
-        } catch {
-          // fall through to signalling each process
-        }
-      }
-      for (const pid of pidsIn(dir)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
+  for (const dir of dirs) killMembers(dir);
+  let left = rmdirEmpty(dirs);
+  const deadline = Date.now() + 10_000;
+  const retry = () => {
+    for (const dir of left) killMembers(dir);
+    left = rmdirEmpty(left);
+    if (left.size > 0 && Date.now() < deadline) setTimeout(retry, 10).unref();
+  };
+  if (left.size > 0) setTimeout(retry, 5).unref();
+}
+
+/** Removes run cgroups that host processes now dead left behind (a crash before dispose, or an exit mid-retry). */
+export function sweepStaleCgroups(support: CgroupSupport): void {
+  for (const place of Object.values(support.places)) {
+    let names: string[];
+    try {
+      names = readdirSync(place.parent);
+    } catch {
+      continue;
     }
-    for (const dir of left) {
-      try {
-        rmdirSync(dir);
-        left.delete(dir);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') left.delete(dir);
-      }
-    }
-    if (left.size > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    const stale = names
+      .filter((name) => {
+        const match = /^omni-run-(\d+)-/.exec(name);
+        return match !== null && !processAlive(Number(match[1]));
+      })
+      .map((name) => join(place.parent, name));
+    if (stale.length > 0) removeDirs(stale);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

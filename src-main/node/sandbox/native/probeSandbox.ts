@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { detectCgroups, type CgroupSupport, type Controller } from './cgroupLimits';
+import { detectCgroups, sweepStaleCgroups, type CgroupSupport, type Controller } from './cgroupLimits';
 import { compileSeccompFilter, seccompArch } from './seccompFilter';
 
 /**
@@ -130,6 +130,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   const socatPath = findExecutable('socat');
   const cgroups = detectCgroups();
   tryCgroups(cgroups);
+  sweepStaleCgroups(cgroups);
   const items: ProbeItem[] = [];
   let problem: SandboxProbe['problem'] = null;
   let overlay = false;
