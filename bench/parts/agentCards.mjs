@@ -9,7 +9,7 @@
 // The reference, measured in the same page and run: animation frames of the idle page (what this machine and this
 // headless Chromium give at best).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
@@ -464,4 +464,8 @@ export function printAgentCards(r, log) {
       ]
     : [];
   log(table(['', 'figure', 'goal', ''], [...floodRows, ...millionRows]));
+  const busiest = Math.max(...(f?.all ?? []).map((run) => run.loadAverage));
+  if (busiest > cpus().length) {
+    log(`  note: the machine was busy with other work (load average up to ${fmt(busiest)} on ${cpus().length} cores): the flood's frames and latency show that more than this code`);
+  }
 }
