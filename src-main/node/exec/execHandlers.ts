@@ -32,6 +32,7 @@ export function createExecHandlers(exec: ExecService, sessions: SessionService, 
       sessions.get(sessionId);
       return { dispose: exec.subscribeRuns(sessionId, (run) => sink.push({ run })) };
     },
-    'exec.items': ({ runId, sinceSeq }, sink) => ({ dispose: exec.subscribeItems(runId, sinceSeq ?? 0, (item) => sink.push(item)) }),
+    // Replays from storage only as fast as the card grants credit, then follows live; ends once the run has ended.
+    'exec.items': ({ runId, sinceSeq }, sink) => exec.attachItems(runId, sinceSeq ?? 0, sink),
   };
 }
