@@ -59,12 +59,25 @@ function sha256(data: Uint8Array): Buffer {
  */
 const SCRATCH_CAP = 64 * 1024;
 let scratch = Buffer.allocUnsafeSlow(4096);
+/**
+ * Views of the scratch's first n bytes, by n, for n up to 1 KB (an entry's preimage, a typical payload's): the hash
+ * needs a view of exactly the preimage, and a new one per hash was two allocations an append could do without.
+ */
+const CACHED_VIEW_BYTES = 1024;
+let scratchViews = new Array<Buffer | undefined>(CACHED_VIEW_BYTES + 1);
 
 function preimageBuffer(maxBytes: number): Buffer {
   if (maxBytes <= scratch.length) return scratch;
   if (maxBytes > SCRATCH_CAP) return Buffer.allocUnsafeSlow(maxBytes);
   scratch = Buffer.allocUnsafeSlow(SCRATCH_CAP);
+  scratchViews = new Array<Buffer | undefined>(CACHED_VIEW_BYTES + 1);
   return scratch;
+}
+
+/** The first `size` bytes of a buffer preimageBuffer returned. */
+function preimage(buffer: Buffer, size: number): Buffer {
+  if (buffer !== scratch || size > CACHED_VIEW_BYTES) return buffer.subarray(0, size);
+  return (scratchViews[size] ??= buffer.subarray(0, size));
 }
 
 /** Longest UTF-8 form of a JavaScript string: 3 bytes per code unit (a surrogate pair, 2 units, takes 4). */
@@ -93,7 +106,7 @@ export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
   const buffer = preimageBuffer(salt.length + maxUtf8Bytes(canonicalPayload));
   buffer.set(salt, 0);
   const size = salt.length + buffer.write(canonicalPayload, salt.length, 'utf8');
-  return sha256(buffer.subarray(0, size));
+  return sha256(preimage(buffer, size));
 }
 
 /** Big-endian two's-complement 64-bit integer without a BigInt per call (safe integers only, as seq and ts are). */
@@ -133,5 +146,5 @@ export function entryHash(fields: ChainFields): Buffer {
   }
   buffer.set(fields.payloadCommit, at);
   buffer.set(fields.prevHash, at + 32);
-  return sha256(buffer.subarray(0, at + 64));
+  return sha256(preimage(buffer, at + 64));
 }
