@@ -4,6 +4,7 @@ import { startServer } from '../server/server';
 import packageJson from '../../package.json';
 import { agentCommand, agentUsage } from './agentCommand';
 import { parseFlags, UsageError } from './args';
+import { harnessCommand, harnessUsage } from './harnessCommand';
 import { ledgerCommand, ledgerUsage } from './ledgerCommand';
 import { NoRunningHostError } from './runningHost';
 import { shellCommand, shellUsage } from './shellCommand';
@@ -17,6 +18,7 @@ Commands:
 ${ledgerUsage}
 ${agentUsage}
 ${shellUsage}
+${harnessUsage}
   version   Print the version.
   help      Print this help.`;
 
@@ -57,6 +59,8 @@ async function main(argv: string[]): Promise<number> {
       return agentCommand(rest);
     case 'shell':
       return shellCommand(rest);
+    case 'harness':
+      return harnessCommand(rest);
     case 'version':
     case '--version':
       console.log(packageJson.version);

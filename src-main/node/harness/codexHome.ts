@@ -1,0 +1,46 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse, stringify } from 'smol-toml';
+import { writeFileAtomic } from './writeFileAtomic';
+
+/** Our own CODEX_HOME under the harness home; the user's ~/.codex stays untouched. */
+export function codexHomeDir(aspHome: string): string {
+  return join(aspHome, 'codex-cli', 'home');
+}
+
+type Table = Record<string, unknown>;
+
+function table(value: unknown): Table {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Table) : {};
+}
+
+/**
+ * Writes what Codex needs to start without questions into `<CODEX_HOME>/config.toml` (keys checked against
+ * codex-cli 0.169.0), keeping every other key (a model provider the host configured, for example):
+ * - `projects."<cwd>".trust_level = "trusted"`: no "do you trust this folder" screen for the workspace;
+ * - `check_for_update_on_startup = false`: no update prompt in the TUI (the host pins the version);
+ * - `features.daemon_auto_start = false`: the TUI does not leave the shared background app-server running after
+ *   it exits (the argv also says `--no-daemon` / `--disable daemon_auto_start`, for runs on the user's config).
+ */
+export function materializeCodexHome(codexHome: string, cwd: string): string[] {
+  const warnings: string[] = [];
+  mkdirSync(codexHome, { recursive: true, mode: 0o700 });
+  const file = join(codexHome, 'config.toml');
+  let config: Table = {};
+  if (existsSync(file)) {
+    try {
+      config = parse(readFileSync(file, 'utf8')) as Table;
+    } catch (error) {
+      warnings.push(`${file} was not valid TOML (${(error as Error).message.split('\n')[0]}); it was rewritten`);
+    }
+  }
+  const projects = table(config.projects);
+  const next: Table = {
+    ...config,
+    check_for_update_on_startup: false,
+    features: { ...table(config.features), daemon_auto_start: false },
+    projects: { ...projects, [cwd]: { ...table(projects[cwd]), trust_level: 'trusted' } },
+  };
+  writeFileAtomic(file, stringify(next));
+  return warnings;
+}
