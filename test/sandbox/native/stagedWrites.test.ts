@@ -88,6 +88,12 @@ describe('native sandbox: staged writes', () => {
     assert.equal(lstatSync(join(workspace, 'new.txt')).mode & 0o111, 0o111, 'the mode comes along');
   });
 
+  it('a directory replaced by a file and a file by a directory are committed as such', async () => {
+    const result = await runSandboxed(sandbox, shPolicy(workspace, 'rm -r src && echo now-a-file > src; rm keep.txt && mkdir keep.txt && echo inner > keep.txt/x; mv change.txt moved.txt', { stageWrites: true }));
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(snapshot(workspace), ['build/', 'build/stale.o: stale', 'delete.txt: doomed', 'keep.txt/', 'keep.txt/x: inner', 'link -> keep.txt', 'moved.txt: before', 'src: now-a-file']);
+  });
+
   it('a successful run that wrote nothing commits nothing', async () => {
     const original = snapshot(workspace);
     const result = await runSandboxed(sandbox, shPolicy(workspace, 'cat keep.txt', { stageWrites: true }));
