@@ -15,7 +15,7 @@ export const MILLION_CARD = 'million';
 const SEQ_DIGITS = 8;
 const MS_DIGITS = 13;
 /** The text after the numbers: a flood line is about as long as a line of a build or test log. */
-const FLOOD_TEXT = ' tool output: compiled module, 0 warnings, cache hit, took a little while';
+export const FLOOD_TEXT = ' tool output: compiled module, 0 warnings, cache hit, took a little while';
 /** Short enough that the whole card (24 MB) stays within what a run keeps to replay to a page that opens later. */
 const MILLION_LINE = 'row of the 1M-line card';
 const MILLION_CHUNKS = 1000;
