@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -124,6 +125,26 @@ describe('native sandbox: escapes are contained', () => {
     assert.match(result.output, /unshare-net=1/);
     assert.match(result.output, /mount=(1|32)/);
     assert.match(result.output, /ptrace -1 1/, 'PTRACE_ATTACH fails with EPERM');
+  });
+
+  it('a descriptor the host leaked to the spawned process does not reach the command', async () => {
+    const launch = await sandbox.prepareLaunch(shPolicy(workspace, 'ls /proc/self/fd | tr "\\n" " "; echo escaped >&5 && echo "fd5 writable"'));
+    try {
+      // fd 5: a pipe the spawned process inherits (as from a careless parent), read here on the host.
+      const child = spawn(launch.argv[0], launch.argv.slice(1), { env: launch.env, cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ignore', 'ignore', 'pipe'] });
+      let output = '';
+      let leaked = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      (child.stdio as unknown as NodeJS.ReadableStream[])[5].on('data', (chunk) => (leaked += chunk));
+      await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(leaked, '', 'nothing came out through the leaked pipe');
+      assert.doesNotMatch(output, /fd5 writable/);
+      assert.ok(output.startsWith('0 1 2 3 '), `only stdin, stdout, stderr (and ls’s own directory handle): ${output}`);
+      assert.match(output, /5: Bad file descriptor/);
+    } finally {
+      launch.dispose?.();
+    }
   });
 
   it('a shell, coreutils, python3 and node run normally inside', async () => {

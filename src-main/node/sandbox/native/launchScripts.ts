@@ -23,6 +23,16 @@ export const HOST_SCRIPT = [
 ].join('\n');
 
 /**
+ * With bash, the host script first closes every descriptor but stdin, stdout and stderr: bwrap passes whatever it
+ * inherits into the sandbox, and a descriptor the host's own parent leaked without close-on-exec (a pipe, a socket)
+ * would be a way out. (dash, the usual /bin/sh, cannot name descriptors above 9.)
+ */
+export const HOST_SCRIPT_BASH = [
+  'for fd in /proc/$$/fd/*; do n=${fd##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null ;; esac; done',
+  HOST_SCRIPT,
+].join('\n');
+
+/**
  * Runs inside the outer bwrap (its own user, mount, pid and network namespaces; no seccomp yet), when the run stages
  * its writes or has a network grant: starts the proxy bridge (socat: TCP 127.0.0.1:3128 → the host proxy's unix
  * socket), mounts the overlay over the workspace meanwhile, waits until the bridge listens, runs the inner bwrap,

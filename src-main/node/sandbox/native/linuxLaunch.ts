@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
-import { BRIDGE_PORT, HOST_SCRIPT, OUTER_SCRIPT } from './launchScripts';
+import { BRIDGE_PORT, HOST_SCRIPT, HOST_SCRIPT_BASH, OUTER_SCRIPT } from './launchScripts';
 import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
 import { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
 import type { SandboxProbe } from './probeSandbox';
@@ -160,7 +160,8 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
         ]
       : [bwrap, ...inner];
     const cpuSeconds = resources.cpuSeconds;
-    const argv = ['/bin/sh', '-c', HOST_SCRIPT, 'omni-sandbox', String(cgroup?.procsFiles.length ?? 0), ...(cgroup?.procsFiles ?? []), cpuSeconds ? String(cpuSeconds) : '-', filterPath, ...sandboxed];
+    const hostShell = probe.bashPath ? [probe.bashPath, '-c', HOST_SCRIPT_BASH] : ['/bin/sh', '-c', HOST_SCRIPT];
+    const argv = [...hostShell, 'omni-sandbox', String(cgroup?.procsFiles.length ?? 0), ...(cgroup?.procsFiles ?? []), cpuSeconds ? String(cpuSeconds) : '-', filterPath, ...sandboxed];
 
     const env: Record<string, string> = { PATH: BASE_PATH, HOME: home.home, TMPDIR: '/tmp', LANG: 'C.UTF-8', ...policy.env };
     for (const name of [...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy']) delete env[name];

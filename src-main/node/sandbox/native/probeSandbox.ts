@@ -26,6 +26,8 @@ export interface SandboxProbe {
   usable: boolean;
   bwrapPath: string | null;
   socatPath: string | null;
+  /** bash, when present, runs the host wrapper so it can close leaked descriptors (launchScripts.ts). */
+  bashPath: string | null;
   /** Why the sandbox is unusable, with what to do about it. */
   problem: { reason: 'bwrap_missing' | 'userns_unavailable' | 'unsupported_platform'; message: string; hint: string } | null;
   cgroups: CgroupSupport;
@@ -120,6 +122,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       usable: false,
       bwrapPath: null,
       socatPath: null,
+      bashPath: null,
       problem: { reason: 'unsupported_platform', message: `the bubblewrap sandbox runs on Linux, not ${process.platform}`, hint: 'see docs/native-sandbox.md for the macOS and Windows adapters' },
       cgroups: { places: {}, missing: {} },
       overlay: false,
@@ -128,6 +131,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   }
   const bwrapPath = options.bwrapPath !== undefined ? (existsSync(options.bwrapPath) ? options.bwrapPath : null) : findExecutable('bwrap');
   const socatPath = findExecutable('socat');
+  const bashPath = findExecutable('bash');
   const cgroups = detectCgroups();
   tryCgroups(cgroups);
   sweepStaleCgroups(cgroups);
@@ -208,5 +212,5 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       ? 'Landlock: in the kernel, not used (the mount namespace already limits the filesystem to the workspace)'
       : 'Landlock: not used (not needed: the mount namespace limits the filesystem to the workspace)',
   });
-  return { platform: 'linux', usable, bwrapPath, socatPath, problem, cgroups, overlay, items };
+  return { platform: 'linux', usable, bwrapPath, socatPath, bashPath, problem, cgroups, overlay, items };
 }
