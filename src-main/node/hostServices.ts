@@ -98,6 +98,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       sandbox: () =>
         new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller) }),
       native: { sandbox: () => nativeSandbox, consent },
+      // Watcher events of the session's runs reach its next agent turn (spec shell-exec-actions: steer backlog).
+      takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     }),
   );
 
@@ -124,7 +126,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     'session.rename': ({ id, name }) => sessions.rename(id, scrubber.scrubText(name), USER),
     'session.close': async ({ id }) => {
       const closed = sessions.close(id, USER);
-      await Promise.all(terminals.list(id).map((t) => terminals.close(t.id, USER)));
+      await Promise.all([...terminals.list(id).map((t) => terminals.close(t.id, USER)), exec.killSessionRuns(id, USER)]);
       return closed;
     },
     'session.reopen': ({ id }) => sessions.reopen(id, USER),

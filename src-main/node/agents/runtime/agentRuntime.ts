@@ -32,6 +32,8 @@ export interface AgentRuntimeOptions {
   now?: () => number;
   /** Native agents (sandbox = "native"): the OS sandbox they run in and the consent engine that must allow them. */
   native?: { sandbox: () => NativeSandbox; consent: Pick<ConsentEngine, 'ask' | 'list'> };
+  /** Messages queued for the session's agent since its last turn (watcher events of runs), taken as delivered. */
+  takeBacklog?: (sessionId: string) => string[];
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
   stepDeadlineMs?: number;
   /** How much output one agent may send: chunks and characters per second, each with a burst. */
@@ -183,7 +185,7 @@ export class AgentRuntime implements Disposable {
       this.follow(run, running, manifest.uiHints);
       if (run.ended) return;
       run.lifecycle.move('Active', 'host');
-      await running.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: run.info.prompt, context_refs: [] });
+      await running.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: this.promptWithBacklog(run), context_refs: [] });
       await running.shutdown();
       this.finish(run, 'completed', null);
     } catch (error) {
@@ -199,6 +201,14 @@ export class AgentRuntime implements Disposable {
       this.agents.delete(run.info.id);
       running?.dispose();
     }
+  }
+
+  /** The user's prompt, followed by what the session's runs reported since the last turn (taken: delivered once). */
+  private promptWithBacklog(run: AgentRun): string {
+    const backlog = this.options.takeBacklog?.(run.info.sessionId) ?? [];
+    if (backlog.length === 0) return run.info.prompt;
+    run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: `delivered ${backlog.length} run event${backlog.length === 1 ? '' : 's'} from the session's backlog with the prompt` });
+    return `${run.info.prompt}\n\nEvents from this session's command runs since your last turn:\n${backlog.map((line) => `- ${line}`).join('\n')}`;
   }
 
   private startWasm(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<WasmAgent> {
