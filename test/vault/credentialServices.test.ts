@@ -25,7 +25,7 @@ if (needsPrivateKeyring) {
     const scrubber = new SecretScrubber(secrets);
     const ledger = new Ledger(db, { scrub: (payload) => scrubber.scrubPayload(payload) });
     const consent = new ConsentEngine(db, ledger);
-    const services = new CredentialServices({ db, ledger, keychain: await openHostKeychain('os'), secrets, consent });
+    const services = new CredentialServices({ db, ledger, keychain: openHostKeychain('os'), secrets, consent });
     t.after(() => {
       services.dispose();
       consent.dispose();
@@ -33,6 +33,8 @@ if (needsPrivateKeyring) {
       db.close();
       dir.cleanup();
     });
+    // The host hands over its keychain promise; status() tells the truth once it has answered.
+    await services.vault.ready;
     assert.deepEqual(services.connections.status(), { available: true, problem: null });
     const key = `sk-ant-api03-${randomBytes(40).toString('base64url')}`;
     const connection = await services.connections.addApiKey({ provider: 'anthropic', apiKey: new Secret(key) });

@@ -66,6 +66,22 @@ if (needsPrivateKeyring) {
       assert.equal(credentialAccount(id), `connection/${id}`);
     });
 
+    it('opened with the promise of a keychain (as the host opens it): reports opening, and a store waits for it', async (t) => {
+      let open!: (host: Awaited<ReturnType<typeof openHostKeychain>>) => void;
+      const vault = new CredentialVault(new Promise((resolve) => (open = resolve)), new SecretRegistry());
+      t.after(() => vault.dispose());
+      assert.equal(vault.available, false);
+      assert.equal(vault.problem, 'the OS keychain is still opening');
+      const id = `conn_test_${randomBytes(6).toString('hex')}`;
+      const stored = vault.store(id, { kind: 'api_key', apiKey: new Secret(shapeless()) });
+      open(await openHostKeychain('os'));
+      await stored;
+      assert.equal(vault.available, true);
+      assert.equal(vault.problem, null);
+      assert.equal((await vault.read(id))?.kind, 'api_key');
+      await vault.delete(id);
+    });
+
     it('without a keychain every operation throws VaultUnavailableError saying why', async () => {
       const vault = new CredentialVault({ keychain: null, problem: 'the keychain is turned off (OMNI_KEYCHAIN=off)' }, new SecretRegistry());
       assert.equal(vault.available, false);

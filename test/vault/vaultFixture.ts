@@ -44,6 +44,7 @@ export async function vaultFixture(options: { keychain?: HostKeychain; providers
   const consent = new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) });
   const keychain = options.keychain ?? (await openHostKeychain('os'));
   const vault = new CredentialVault(keychain, registry);
+  await vault.ready;
   const providers = new ProviderRegistry(options.providers ?? []);
   const connections = new Connections({ db, ledger, vault, providers, consent, refreshMarginMs: options.refreshMarginMs });
   return {

@@ -174,13 +174,13 @@ export class Connections implements Disposable {
     } else if (input.baseUrl !== undefined) {
       throw new CredentialRequestError(`${provider.name} has a fixed API address; a base URL is only for OpenAI-compatible endpoints`);
     }
-    this.requireVault(provider, actor);
+    await this.requireVault(provider, actor);
     return this.connect(provider, { kind: 'api_key', apiKey: new Secret(key) }, { scopes: [API_KEY_SCOPE], expiresAt: null, baseUrl, label: input.label, flow: 'api_key' }, actor);
   }
 
   /** RFC 8628: returns the code to show; progress and the result come as flow events (and flowResult). */
   async startDeviceFlow(input: { provider: string; scopes: string[]; label?: string }, actor = USER): Promise<DeviceFlowStarted> {
-    const provider = this.oauthProvider(input.provider, 'device', actor);
+    const provider = await this.oauthProvider(input.provider, 'device', actor);
     const flowId = newId('flow');
     const controller = new AbortController();
     const endpoints = await this.endpointsFor(provider, actor);
@@ -196,7 +196,7 @@ export class Connections implements Disposable {
 
   /** RFC 8252 + PKCE: returns the URL to open in the system browser; the loopback listener waits for its answer. */
   async startPkce(input: { provider: string; scopes: string[]; label?: string }, actor = USER): Promise<PkceFlowStarted> {
-    const provider = this.oauthProvider(input.provider, 'pkce', actor);
+    const provider = await this.oauthProvider(input.provider, 'pkce', actor);
     const flowId = newId('flow');
     const controller = new AbortController();
     const endpoints = await this.endpointsFor(provider, actor);
@@ -238,6 +238,7 @@ export class Connections implements Disposable {
     let revokedAtProvider = false;
     let providerError: string | null = null;
     const provider = this.o.providers.get(connection.provider);
+    await this.o.vault.ready;
     const credential = this.o.vault.available ? await this.o.vault.read(connectionId) : null;
     if (credential?.kind === 'oauth' && provider.kind === 'oauth') {
       try {
@@ -311,15 +312,16 @@ export class Connections implements Disposable {
     return this.store.list().find((c) => c.provider === providerId && c.status === 'connected' && c.scopes.some((s) => names.has(s))) ?? null;
   }
 
-  private oauthProvider(id: string, flow: 'device' | 'pkce', actor: string): OAuthProvider {
+  private async oauthProvider(id: string, flow: 'device' | 'pkce', actor: string): Promise<OAuthProvider> {
     const provider = this.o.providers.getOAuth(id);
     if (!provider.flows.includes(flow)) throw new CredentialRequestError(`${provider.name} does not offer the ${flow === 'device' ? 'device flow' : 'browser sign-in'}`);
-    this.requireVault(provider, actor);
+    await this.requireVault(provider, actor);
     return provider;
   }
 
   /** Before anything is asked of a provider: without a keychain, the tokens would have nowhere safe to go. */
-  private requireVault(provider: Provider, actor: string): void {
+  private async requireVault(provider: Provider, actor: string): Promise<void> {
+    await this.o.vault.ready;
     if (this.o.vault.available) return;
     const error = new VaultUnavailableError(this.o.vault.problem ?? 'no keychain is available');
     this.recordFailure(provider.id, 'connect', 'vault_unavailable', error.message, actor);

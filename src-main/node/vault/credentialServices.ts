@@ -13,8 +13,11 @@ import type { SecretRegistry } from './secretRegistry';
 export interface CredentialServicesOptions {
   db: Database;
   ledger: Ledger;
-  /** The host's keychain (openHostKeychain); without one, credential features report themselves off. */
-  keychain: HostKeychain;
+  /**
+   * The host's keychain, or the promise of it (hostServices' keychainReady: operations wait for it); without one,
+   * credential features report themselves off.
+   */
+  keychain: HostKeychain | Promise<HostKeychain>;
   /** The registry the ledger's and the log's scrubber read: every credential the vault holds is registered there. */
   secrets: SecretRegistry;
   consent: ConsentEngine;

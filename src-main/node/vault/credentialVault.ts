@@ -28,26 +28,43 @@ interface StoredCredential {
  * every call throws VaultUnavailableError (there is no plaintext fallback), and `available` says so up front.
  */
 export class CredentialVault implements Disposable {
-  private readonly keychain: Keychain | null;
-  /** Why there is no keychain; null when there is one. */
-  readonly problem: string | null;
+  private keychain: Keychain | null = null;
+  #problem: string | null = 'the OS keychain is still opening';
   /** The registrations of each connection's values, disposed when they are replaced or deleted. */
   private readonly registrations = new Map<string, DisposableStore>();
+  /**
+   * Settles once the keychain has answered (the host opens it asynchronously, openHostKeychain): operations wait
+   * for it, so a connect in the first second of a run is not refused for a keychain that was merely slow.
+   */
+  readonly ready: Promise<void>;
 
   constructor(
-    host: HostKeychain,
+    host: HostKeychain | Promise<HostKeychain>,
     private readonly registry: SecretRegistry,
   ) {
-    this.keychain = host.keychain;
-    this.problem = host.keychain ? null : (host.problem ?? 'no keychain is available');
+    this.ready = Promise.resolve(host).then(
+      (opened) => {
+        this.keychain = opened.keychain;
+        this.#problem = opened.keychain ? null : (opened.problem ?? 'no keychain is available');
+      },
+      (error: unknown) => {
+        this.#problem = `the OS keychain could not be opened (${(error as Error)?.message ?? String(error)})`;
+      },
+    );
   }
 
+  /** Whether credentials can be stored now (false while the keychain is still opening). */
   get available(): boolean {
     return this.keychain !== null;
   }
 
+  /** Why there is no keychain; null when there is one. */
+  get problem(): string | null {
+    return this.#problem;
+  }
+
   async store(connectionId: string, credential: Credential): Promise<void> {
-    const keychain = this.require();
+    const keychain = await this.require();
     const stored: StoredCredential =
       credential.kind === 'api_key'
         ? { v: 1, kind: 'api_key', api_key: credential.apiKey.expose() }
@@ -66,7 +83,7 @@ export class CredentialVault implements Disposable {
 
   /** The credential, or null when none is stored (deleted, or removed from the keychain by the user). */
   async read(connectionId: string): Promise<Credential | null> {
-    const keychain = this.require();
+    const keychain = await this.require();
     const secret = await this.guard(keychain.get(credentialAccount(connectionId)));
     if (!secret) return null;
     let parsed: StoredCredential;
@@ -92,7 +109,7 @@ export class CredentialVault implements Disposable {
 
   /** Removes the credential; false when there was none. */
   async delete(connectionId: string): Promise<boolean> {
-    const keychain = this.require();
+    const keychain = await this.require();
     const removed = await this.guard(keychain.delete(credentialAccount(connectionId)));
     this.registrations.get(connectionId)?.dispose();
     this.registrations.delete(connectionId);
@@ -104,8 +121,9 @@ export class CredentialVault implements Disposable {
     this.registrations.clear();
   }
 
-  private require(): Keychain {
-    if (!this.keychain) throw new VaultUnavailableError(this.problem ?? 'no keychain is available');
+  private async require(): Promise<Keychain> {
+    await this.ready;
+    if (!this.keychain) throw new VaultUnavailableError(this.#problem ?? 'no keychain is available');
     return this.keychain;
   }
 
