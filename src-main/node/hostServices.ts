@@ -23,6 +23,7 @@ import { exportLedger, LedgerExportError, newExportPath } from './ledger/ledgerE
 import { verifyStoredLedger } from './ledger/verifyStoredLedger';
 import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import { TerminalService } from './terminals/terminalService';
+import { CredentialServices } from './vault/credentialServices';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
 import { AgentStore } from './sandbox/wasm/agentStore';
@@ -48,6 +49,8 @@ export interface HostServices {
   readonly events: HostEventLog;
   /** Grants, checks at every use, prompts (through the UI's consent cards), expiry and revocation. */
   readonly consent: ConsentEngine;
+  /** Connections (API keys, OAuth), handles and the credential proxy (docs/credentials.md); not yet in the contract. */
+  readonly credentials: CredentialServices;
   dispose(): Promise<void>;
 }
 
@@ -96,7 +99,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       sessions,
       ledger,
       sandbox: () =>
-        new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller) }),
+        new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller), credentials: credentials.injector }),
       native: { sandbox: () => nativeSandbox, consent },
       // Watcher events of the session's runs reach its next agent turn (spec shell-exec-actions: steer backlog).
       takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
@@ -216,6 +219,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   // once the ledger's key is loaded, covering at once whatever the previous run left unsigned.
   const keychainChoice = options.keychain ?? keychainChoiceFromEnv();
   const keychainReady = openHostKeychain(keychainChoice);
+  // Waits for the keychain itself; without one, credential features say why they are off (no plaintext fallback).
+  const credentials = owner.add(new CredentialServices({ db, ledger, keychain: keychainReady, secrets, consent }));
   const signingReady = keychainReady.then(async ({ keychain, problem }) => {
     if (!keychain) {
       if (keychainChoice !== 'off') log.error(`ledger checkpoints are not signed: ${problem}`);
@@ -236,6 +241,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     log,
     events,
     consent,
+    credentials,
     async dispose() {
       // First, so prompts still waiting are denied (and recorded) while the ledger is open.
       consent.dispose();
