@@ -10,6 +10,7 @@ import { HostLog } from '../node/base/hostLog';
 import { resolveHome } from '../node/home';
 import { createHostServices } from '../node/hostServices';
 import { SecretScrubber } from '../node/vault/secretScrubber';
+import { startLocalControl } from '../server/localControl';
 import { parseMainToHostMessage, type HostToMainMessage } from './hostProcessMessages';
 import { MessagePortMainTransport } from './messagePortMainTransport';
 
@@ -24,6 +25,16 @@ const toMain = (message: HostToMainMessage): void => parentPort.postMessage(mess
 // The main process passes the app home (Electron's userData unless OMNI_HOME was set) in the environment.
 const home = resolveHome(process.env.OMNI_HOME);
 const services = createHostServices({ home, version: packageJson.version });
+// `omni shell` and other scripts reach this host too, through host.json (the windows use their MessagePorts).
+// Failing that costs only the CLI its way in (said in the host log); the windows keep working.
+const localControl = services.then(
+  (ready) =>
+    startLocalControl(home, ready).catch((error: unknown) => {
+      ready.log.error('the endpoint for the omni CLI did not start:', error);
+      return null;
+    }),
+  () => null,
+);
 
 /** One RPC server per window; a window that reloads gets a fresh port and replaces its old connection. */
 const connections = new Map<number, DisposableStore>();
@@ -58,6 +69,7 @@ async function connect(windowId: number, event: MessageEvent): Promise<void> {
 async function shutdown(): Promise<void> {
   for (const windowId of [...connections.keys()]) disconnect(windowId);
   try {
+    await (await localControl)?.close();
     await (await services).dispose();
   } finally {
     process.exit(0);

@@ -1,0 +1,13 @@
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * `<home>/host.json`: where `omni` commands and scripts find the running host of a home (its port and connection
+ * token), readable by the user only. Removed when the host stops; src-main/cli/runningHost.ts reads it.
+ */
+export function writeHostFile(home: string, port: number, token: string): () => void {
+  const file = join(home, 'host.json');
+  writeFileSync(file, JSON.stringify({ url: `http://127.0.0.1:${port}`, port, token, pid: process.pid }), { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return () => rmSync(file, { force: true });
+}
