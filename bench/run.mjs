@@ -288,6 +288,9 @@ function printLedger(l) {
           `≥ ${GOALS.ledgerAppendRatio.toFixed(2)}×`,
           verdict(l.append.ratio >= GOALS.ledgerAppendRatio),
         ],
+        ...(l.append.cpu
+          ? [[`  the same, CPU time (µs/entry; unaffected by waiting for a core)`, fmt(l.append.cpu.ledgerUsPerEntry, '', 2), fmt(l.append.cpu.referenceUsPerEntry, '', 2), ratioText(l.append.cpu.ratio), '', '']]
+          : []),
         [`durable single append, one transaction each (entries/s)`, fmt(l.durable.ledgerPerSec, '', 0), fmt(l.durable.referencePerSec, '', 0), ratioText(l.durable.ratio), '', ''],
         [
           `verify ${l.verify.entries} entries (${l.verify.threads} threads${l.verify.intact ? '' : ', VERDICT WRONG'})`,

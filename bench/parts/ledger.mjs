@@ -7,6 +7,6 @@ import { runTsPart } from '../lib/runTsPart.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 
 export function measureLedger({ log }) {
-  log('  (appends: 3 alternating rounds against a raw INSERT + SHA-256 loop; durable single appends; verify of a 1M-entry ledger)');
+  log('  (appends: 5 alternating rounds against a raw INSERT + SHA-256 loop; durable single appends; verify of a 1M-entry ledger)');
   return runTsPart(join(here, 'ledgerBench.ts'));
 }
