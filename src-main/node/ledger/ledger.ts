@@ -82,6 +82,11 @@ export class Ledger {
   /** Fires once per entry, in seq order, after the entry has committed. */
   readonly onDidAppend = this.appended.event;
   private readonly insert;
+  /**
+   * `work` and then the queued entries, in one transaction. Made once: better-sqlite3 builds four wrapper functions
+   * for every db.transaction() call, which a single durable append would otherwise pay each time.
+   */
+  private readonly workThenPending: (work: () => unknown) => unknown;
   private readonly selectAfter;
   private readonly now: () => number;
   private readonly scrub: (payload: Record<string, unknown>) => Record<string, unknown>;
@@ -111,6 +116,11 @@ export class Ledger {
     this.insert = db.prepare(
       'INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    this.workThenPending = db.transaction((work: () => unknown) => {
+      const value = work();
+      this.writePending();
+      return value;
+    });
     this.selectAfter = db.prepare<[number, number], Row>(`SELECT ${COLUMNS} FROM audit_ledger WHERE seq > ? ORDER BY seq LIMIT ?`);
     const row = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get();
     this.committedHead = row ? { seq: row.seq, hash: row.entry_hash } : { seq: 0, hash: GENESIS_HASH };
@@ -272,11 +282,7 @@ export class Ledger {
   private writeTransaction<T>(work: () => T): T {
     let result: T;
     try {
-      result = this.db.transaction(() => {
-        const value = work();
-        this.writePending();
-        return value;
-      })();
+      result = this.workThenPending(work) as T;
     } catch (error) {
       this.checkpoints?.settle(false);
       throw error;
