@@ -16,6 +16,8 @@ export const EventKind = {
   terminalExited: 'terminal.exited',
   /** payload: { reason }: 'closed' by the user or its session, 'host-stop', or 'host-lost' (found open at startup). */
   terminalClosed: 'terminal.closed',
+  /** payload: { level, message }: the host protocol's log_progress (host/progressLog.ts); no effect on replay. */
+  hostProgress: 'host.progress',
   /** Written by retention in place of removed events; payload: DroppedEvents. */
   dropped: 'eventlog.dropped',
 } as const;

@@ -89,6 +89,9 @@ export function replaySession(sessionId: string, events: Iterable<LoggedEvent>, 
         terminal();
         terminals.delete(event.subject!);
         break;
+      case EventKind.hostProgress:
+        // Progress messages are shown in the progress log; they change nothing a replay rebuilds.
+        break;
       case EventKind.dropped: {
         const { through } = parse(Dropped, event.payload);
         if (through < event.seq) throw fail(`a retention marker ends (${through}) before it starts`);
