@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,31 @@ describe('native sandbox: network only through the allowlist proxy', () => {
       assert.doesNotMatch(result.output, /\/second/);
     } finally {
       run.dispose();
+    }
+  });
+
+  it('the bridge into the sandbox ends with the run, also when the run is killed', async () => {
+    const bridges = (socket: string) =>
+      readdirSync('/proc').filter((pid) => {
+        try {
+          return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(socket);
+        } catch {
+          return false;
+        }
+      });
+    for (const killed of [false, true]) {
+      const run = await startSandboxed(sandbox, shPolicy(workspace, killed ? 'echo up; sleep 600' : 'echo up', { network: { allowDomains: ['a.allowed.test'] } }));
+      try {
+        const socket = run.launch.argv.find((arg) => arg.endsWith('proxy.sock'))!;
+        await waitForOutput(run.output, /up/);
+        if (killed) run.kill();
+        await run.done;
+        const deadline = Date.now() + 5000;
+        while (bridges(socket).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.deepEqual(bridges(socket), [], `no socat left (${killed ? 'killed' : 'finished'} run)`);
+      } finally {
+        run.dispose();
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * The two small sh programs around bwrap. Both take everything as positional arguments (never spliced into the
+ * The two small shell programs around bwrap (run by bash when it is installed, else sh). Both take everything as positional arguments (never spliced into the
  * script text), so no path or argument needs quoting. A setup failure exits 125 with a line on stderr saying what
  * failed, before the command has run.
  */
@@ -10,40 +10,53 @@ export const BRIDGE_PORT = 3128;
 const BRIDGE_LOCAL = `0100007F:${BRIDGE_PORT.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
- * Runs on the host, as the spawned process: joins the run's cgroups first (so every process the run ever starts is
- * inside them: nothing has forked yet), sets RLIMIT_CPU, opens the seccomp program on fd 9 and execs bwrap.
- * Arguments: <n> <cgroup.procs>×n <cpu seconds | -> <seccomp file> <bwrap argv...>
+ * The first steps of whichever script runs first: join the run's cgroups (so every process the run ever starts is
+ * inside them: nothing of the run has forked yet), set RLIMIT_CPU, open the seccomp program on fd 9.
+ * Arguments: <n> <cgroup.procs>×n <cpu seconds | -> <seccomp file>, shifted off.
  */
-export const HOST_SCRIPT = [
+const SETUP = [
   'n=$1; shift',
   'while [ "$n" -gt 0 ]; do echo $$ > "$1" || { echo "omni sandbox: cannot join cgroup $1" >&2; exit 125; }; shift; n=$((n - 1)); done',
   'if [ "$1" != - ]; then ulimit -t "$1" || { echo "omni sandbox: cannot set RLIMIT_CPU" >&2; exit 125; }; fi; shift',
   'exec 9< "$1" || { echo "omni sandbox: cannot open the seccomp filter" >&2; exit 125; }; shift',
-  'exec "$@"',
-].join('\n');
+];
 
 /**
- * With bash, the host script first closes every descriptor but stdin, stdout and stderr: bwrap passes whatever it
- * inherits into the sandbox, and a descriptor the host's own parent leaked without close-on-exec (a pipe, a socket)
- * would be a way out. (dash, the usual /bin/sh, cannot name descriptors above 9.)
+ * With bash, a script first closes every descriptor but stdin, stdout and stderr: bwrap passes whatever it inherits
+ * into the sandbox, and a descriptor the host's own parent leaked without close-on-exec (a pipe, a socket) would be
+ * a way out. (dash, the usual /bin/sh, cannot name descriptors above 9.)
  */
-export const HOST_SCRIPT_BASH = [
-  'for fd in /proc/$$/fd/*; do n=${fd##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-" 2>/dev/null ;; esac; done',
-  HOST_SCRIPT,
-].join('\n');
+// /proc/self, not /proc/$$: in the outer layer $$ is a pid of its own namespace while /proc is the host's.
+const CLOSE_INHERITED = 'for fd in /proc/self/fd/*; do n=${fd##*/}; case $n in 0|1|2|*[!0-9]*) ;; *) eval "exec $n>&-" 2>/dev/null ;; esac; done';
+
+/** Runs on the host, as the spawned process, for a one-layer run: the setup, then exec bwrap. Arguments: setup, then bwrap's argv. */
+export function hostScript(bash: boolean): string {
+  return [...(bash ? [CLOSE_INHERITED] : []), ...SETUP, 'exec "$@"'].join('\n');
+}
 
 /**
- * Runs inside the outer bwrap (its own user, mount, pid and network namespaces; no seccomp yet), when the run stages
- * its writes or has a network grant: starts the proxy bridge (socat: TCP 127.0.0.1:3128 → the host proxy's unix
- * socket), mounts the overlay over the workspace meanwhile, waits until the bridge listens, runs the inner bwrap,
- * then writes the staging manifest (see stagedWrites.ts) and exits with the command's status. When this pid
- * namespace ends, so does the bridge.
- * Arguments: <workspace> <upper | -> <work | -> <manifest | -> <proxy socket | -> <inner bwrap argv...>
+ * Runs inside the outer bwrap (its own user, mount and network namespaces; no seccomp yet), when the run stages its
+ * writes or has a network grant: starts the proxy bridge (socat: TCP 127.0.0.1:3128 → the host proxy's unix socket),
+ * mounts the overlay over the workspace meanwhile, waits until the bridge listens, runs the inner bwrap, then writes
+ * the staging manifest (see stagedWrites.ts) and exits with the command's status.
+ *
+ * The outer layer shares the host's pid namespace on purpose: the inner bwrap, root in the outer user namespace,
+ * finds its child under /proc by pid, and /proc here is the host's. The bridge ends with this script (killed at the
+ * end; setpriv --pdeathsig, where installed, kills it if this script is killed; a kill of the run's process group
+ * reaches it too).
+ *
+ * It does the setup itself (the outer bwrap is what the caller spawns: one process fewer to start), so the outer
+ * bwrap's own process is the only one outside the run's cgroups.
+ * Arguments: setup, then <workspace> <upper | -> <work | -> <manifest | -> <proxy socket | -> <setpriv | ->
+ * <inner bwrap argv...>
  */
-export const OUTER_SCRIPT = [
-  'ws=$1 up=$2 wk=$3 manifest=$4 sock=$5; shift 5',
+const OUTER_BODY = [
+  'ws=$1 up=$2 wk=$3 manifest=$4 sock=$5 setpriv=$6; shift 6',
+  'bridge=',
   'if [ "$sock" != - ]; then',
-  `  socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
+  `  if [ "$setpriv" != - ]; then "$setpriv" --pdeathsig KILL -- socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
+  `  else socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 & fi`,
+  '  bridge=$!',
   'fi',
   'if [ "$up" != - ]; then',
   '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
@@ -65,6 +78,7 @@ export const OUTER_SCRIPT = [
   '  } | { "$bw" --block-fd 8 "$@" 8<&0 0<&3 3<&-; }',
   'fi',
   'status=$?',
+  'if [ -n "$bridge" ]; then kill "$bridge" 2>/dev/null; fi',
   'if [ "$manifest" != - ]; then',
   // Nothing written (the upper layer is empty): an empty manifest, without starting find.
   '  set -- "$up"/* "$up"/.[!.]* "$up"/..?*',
@@ -77,4 +91,8 @@ export const OUTER_SCRIPT = [
   '  : > "$manifest.complete"',
   'fi',
   'exit $status',
-].join('\n');
+];
+
+export function outerScript(bash: boolean): string {
+  return [...(bash ? [CLOSE_INHERITED] : []), ...SETUP, ...OUTER_BODY].join('\n');
+}

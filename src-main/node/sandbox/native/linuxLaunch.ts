@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
-import { BRIDGE_PORT, HOST_SCRIPT, HOST_SCRIPT_BASH, OUTER_SCRIPT } from './launchScripts';
+import { BRIDGE_PORT, hostScript, outerScript } from './launchScripts';
 import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
 import { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
 import type { SandboxProbe } from './probeSandbox';
@@ -145,23 +145,23 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       '--seccomp', '9',
       '--', ...policy.argv,
     ];
-    const sandboxed = outer
+    const cpuSeconds = resources.cpuSeconds;
+    const setupArgs = [String(cgroup?.procsFiles.length ?? 0), ...(cgroup?.procsFiles ?? []), cpuSeconds ? String(cpuSeconds) : '-', filterPath];
+    const shell = probe.bashPath ?? '/bin/sh';
+    const argv = outer
       ? [
           bwrap,
           // The outer layer is root in its own user namespace, with capabilities over that namespace only: it mounts
           // the overlay and starts the bridge, and the inner bwrap (which, as root there, sets up its own namespaces)
-          // gives the command none of them. It sees the host's filesystem as the host user does; only our script
-          // and socat run in it.
-          '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-pid', '--unshare-net', '--die-with-parent',
+          // gives the command none of them. It sees the host's filesystem and pids as the host user does (see
+          // launchScripts.ts for why no pid namespace); only our script, mount and socat run in it.
+          '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--die-with-parent',
           '--dev-bind', '/', '/', '--cap-add', 'ALL',
-          '--', '/bin/sh', '-c', OUTER_SCRIPT, 'omni-sandbox-outer',
-          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', proxy ? socketPath : '-',
+          '--', shell, '-c', outerScript(probe.bashPath !== null), 'omni-sandbox-outer', ...setupArgs,
+          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', proxy ? socketPath : '-', probe.setprivPath ?? '-',
           bwrap, ...inner,
         ]
-      : [bwrap, ...inner];
-    const cpuSeconds = resources.cpuSeconds;
-    const hostShell = probe.bashPath ? [probe.bashPath, '-c', HOST_SCRIPT_BASH] : ['/bin/sh', '-c', HOST_SCRIPT];
-    const argv = [...hostShell, 'omni-sandbox', String(cgroup?.procsFiles.length ?? 0), ...(cgroup?.procsFiles ?? []), cpuSeconds ? String(cpuSeconds) : '-', filterPath, ...sandboxed];
+      : [shell, '-c', hostScript(probe.bashPath !== null), 'omni-sandbox', ...setupArgs, bwrap, ...inner];
 
     const env: Record<string, string> = { PATH: BASE_PATH, HOME: home.home, TMPDIR: '/tmp', LANG: 'C.UTF-8', ...policy.env };
     for (const name of [...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy']) delete env[name];

@@ -26,6 +26,8 @@ export interface SandboxProbe {
   usable: boolean;
   bwrapPath: string | null;
   socatPath: string | null;
+  /** util-linux's setpriv, when present: the network bridge dies with its parent (--pdeathsig). */
+  setprivPath: string | null;
   /** bash, when present, runs the host wrapper so it can close leaked descriptors (launchScripts.ts). */
   bashPath: string | null;
   /** Why the sandbox is unusable, with what to do about it. */
@@ -123,6 +125,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       bwrapPath: null,
       socatPath: null,
       bashPath: null,
+      setprivPath: null,
       problem: { reason: 'unsupported_platform', message: `the bubblewrap sandbox runs on Linux, not ${process.platform}`, hint: 'see docs/native-sandbox.md for the macOS and Windows adapters' },
       cgroups: { places: {}, missing: {} },
       overlay: false,
@@ -132,6 +135,7 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
   const bwrapPath = options.bwrapPath !== undefined ? (existsSync(options.bwrapPath) ? options.bwrapPath : null) : findExecutable('bwrap');
   const socatPath = findExecutable('socat');
   const bashPath = findExecutable('bash');
+  const setprivPath = findExecutable('setpriv');
   const cgroups = detectCgroups();
   tryCgroups(cgroups);
   sweepStaleCgroups(cgroups);
@@ -212,5 +216,5 @@ export function probeSandbox(options: ProbeOptions = {}): SandboxProbe {
       ? 'Landlock: in the kernel, not used (the mount namespace already limits the filesystem to the workspace)'
       : 'Landlock: not used (not needed: the mount namespace limits the filesystem to the workspace)',
   });
-  return { platform: 'linux', usable, bwrapPath, socatPath, bashPath, problem, cgroups, overlay, items };
+  return { platform: 'linux', usable, bwrapPath, socatPath, bashPath, setprivPath, problem, cgroups, overlay, items };
 }
