@@ -11,14 +11,14 @@ import { compileSeccompFilter, seccompArch } from './seccompFilter';
 import { commitStaging, prepareStaging, removeRunDir, type StagingDirs } from './stagedWrites';
 
 /**
- * One run's launch on Linux. The spawned process is a small sh on the host (joins the run's cgroups, sets
- * RLIMIT_CPU, opens the seccomp program) that execs bwrap:
+ * One run's launch on Linux. A small shell script (bash when installed, else sh) first closes inherited
+ * descriptors, joins the run's cgroups, sets RLIMIT_CPU and opens the seccomp program on fd 9 (launchScripts.ts):
  *
- *   plain run:   sh → bwrap (user+pid+net namespaces, read-only system, seccomp) → command
+ *   plain run:   script → bwrap (user+pid+net+ipc+uts namespaces, read-only system, seccomp) → command
  *   staged or
- *   networked:   sh → bwrap "outer" (user+pid+net namespaces, whole host visible, CAP_SYS_ADMIN in its namespace
- *                only: mounts the overlay, starts the socat bridge) → bwrap "inner" (as above, sharing the
- *                outer's network namespace) → command
+ *   networked:   bwrap "outer" (user+net namespaces, root there, the host's filesystem and pids) → script (the same
+ *                setup; mounts the overlay, starts the socat bridge) → bwrap "inner" (as above, sharing the outer's
+ *                network namespace) → command
  *
  * Killing the spawned process kills everything: bwrap's child dies with its parent, and the end of a pid namespace
  * ends every process in it (a daemonised grandchild included). dispose() also empties the run's cgroups.
