@@ -20,8 +20,13 @@ interface Props extends Omit<HTMLAttributes<HTMLDivElement>, 'children' | 'onScr
   rowHeight: number;
   /** Rendered first, sticky at the top (a header row); its height is `rowHeight`. */
   header?: ReactNode;
-  /** The row at `index`, which must be absolutely positioned at `top` with height `rowHeight`. */
-  renderRow(index: number, top: number): ReactNode;
+  /**
+   * The row at `index`, which must be absolutely positioned at `top` with height `rowHeight`. `slot` may serve as its
+   * key: the rows on screen never share one, and a row leaving the screen hands its slot to the one entering it, so
+   * scrolling or new rows at the end update the same few elements (position and text) instead of creating new ones,
+   * each of which has its whole style computed.
+   */
+  renderRow(index: number, top: number, slot: number): ReactNode;
   /** The rows on screen changed: first..last (last < first when none are). */
   onRangeChange(first: number, last: number): void;
   /** Whether the list is scrolled to its very top. */
@@ -140,7 +145,9 @@ export function VirtualRows({ count, rowHeight, header, renderRow, onRangeChange
   );
 
   const rows: ReactNode[] = [];
-  for (let index = first; index <= last; index++) rows.push(renderRow(index, scrollTop + (index * rowHeight - virtualTop)));
+  // Any run of consecutive indexes no longer than `slots` maps to distinct slots.
+  const slots = Math.max(1, last - first + 1, Math.ceil(viewport / rowHeight) + 1);
+  for (let index = first; index <= last; index++) rows.push(renderRow(index, scrollTop + (index * rowHeight - virtualTop), index % slots));
 
   return (
     <div ref={scroller} className={`virtual-rows ${className ?? ''}`} onScroll={(event) => onScroll(event.currentTarget)} {...rest}>

@@ -25,8 +25,8 @@ interface Props {
 export function LinesView({ count, renderLine, lineClass, follow = false, label, testId }: Props) {
   const height = Math.min(Math.max(count, 1), VISIBLE_LINES) * LINE_HEIGHT + (count > 0 ? SCROLLBAR_ALLOWANCE : 0);
   const onRangeChange = useCallback(() => undefined, []);
-  const renderRow = (index: number, top: number): ReactNode => (
-    <div key={index} className={`line-row ${lineClass?.(index) ?? ''}`} style={{ top, height: LINE_HEIGHT }} data-line={index + 1}>
+  const renderRow = (index: number, top: number, slot: number): ReactNode => (
+    <div key={slot} className={`line-row ${lineClass?.(index) ?? ''}`} style={{ top, height: LINE_HEIGHT }} data-line={index + 1}>
       <span className="line-no" aria-hidden="true">
         {index + 1}
       </span>
