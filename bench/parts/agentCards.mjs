@@ -371,26 +371,33 @@ async function measureMillion({ page, host, runsBefore, log }) {
 }
 
 /** The same flood into the bare reference page (agentCardsReference.mjs), measured the same way. */
-async function measureReferenceFlood({ page, reference, log }) {
+async function measureReferenceFlood({ page, browser, reference, log }) {
   const chunks = Math.round(FLOOD_RATE * FLOOD_SECONDS);
   await page.navigate(reference.url);
   await page.waitFor('typeof window.__start === "function"', 'the reference page', 15_000);
   await sleep(500);
   const origin = await page.evaluate('performance.timeOrigin');
   await page.evaluate(RECORD_FRAMES);
+  const before = browser.cpu();
   await page.evaluate('window.__start()', { awaitPromise: true });
   await page.waitFor(`window.__counts.last >= ${chunks}`, `all ${chunks} reference lines on the page`, FLOOD_SECONDS * 1000 + 60_000, 250);
   const frames = await page.evaluate('window.__frames.stop()');
   const changes = await page.evaluate('window.__counts.changes');
+  const after = browser.cpu();
   const latencies = chunkLatencies(reference.emitted(), changes).sort((a, b) => a - b);
   const firstIn = changes.find(([, n]) => n > 0)[0];
   const lastIn = changes.at(-1)[0];
   const result = {
     latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) },
     frames: frameStats(frames.filter((t) => t + origin >= firstIn && t + origin <= lastIn)),
+    domUpdates: changes.length,
+    cpuMs: { renderer: (after.roles.renderer ?? 0) - (before.roles.renderer ?? 0), gpu: (after.roles['gpu-process'] ?? 0) - (before.roles['gpu-process'] ?? 0) },
     loadAverage: loadavg()[0],
   };
-  log(`  reference flood (bare page, raw WebSocket): latency p50 ${fmt(result.latencyMs.p50, ' ms')}, p95 ${fmt(result.latencyMs.p95, ' ms')}; ${fmt(result.frames.fps)} fps; load average ${fmt(result.loadAverage)}`);
+  log(
+    `  reference flood (bare page, raw WebSocket): latency p50 ${fmt(result.latencyMs.p50, ' ms')}, p95 ${fmt(result.latencyMs.p95, ' ms')}; ${fmt(result.frames.fps)} fps; ` +
+      `${result.domUpdates} DOM updates; CPU ms renderer ${result.cpuMs.renderer}, GPU ${result.cpuMs.gpu}; load average ${fmt(result.loadAverage)}`,
+  );
   return result;
 }
 
@@ -463,7 +470,7 @@ export async function measureAgentCards({ root, prodRoot, log }) {
           // each followed by the reference, so both see the same conditions.
           if (i > 0) await reload(page, host);
           runs.push(await measureFlood({ page, browser, host, runsBefore: await page.evaluate(runIdsOnPage), log }));
-          references.push(await measureReferenceFlood({ page, reference, log }));
+          references.push(await measureReferenceFlood({ page, browser, reference, log }));
         }
       } finally {
         await reference.close();
