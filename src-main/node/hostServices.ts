@@ -24,6 +24,8 @@ import { verifyStoredLedger } from './ledger/verifyStoredLedger';
 import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import { TerminalService } from './terminals/terminalService';
 import { CredentialServices } from './vault/credentialServices';
+import { createCredentialHandlers } from './vault/credentialHandlers';
+import { applyProviderConfig } from './vault/providerConfig';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
 import { AgentStore } from './sandbox/wasm/agentStore';
@@ -49,7 +51,7 @@ export interface HostServices {
   readonly events: HostEventLog;
   /** Grants, checks at every use, prompts (through the UI's consent cards), expiry and revocation. */
   readonly consent: ConsentEngine;
-  /** Connections (API keys, OAuth), handles and the credential proxy (docs/credentials.md); not yet in the contract. */
+  /** Connections (API keys, OAuth), handles and the credential proxy (docs/credentials.md). */
   readonly credentials: CredentialServices;
   dispose(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ...createConsentHandlers(consent, consentCards, USER),
     ...createExecHandlers(exec, sessions, nativeSandbox, USER),
     ...createAgentHandlers(agents, USER),
+    ...createCredentialHandlers(() => credentials.connections, USER),
 
     'host.info': () => ({
       version: options.version,
@@ -221,6 +224,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const keychainReady = openHostKeychain(keychainChoice);
   // Waits for the keychain itself; without one, credential features say why they are off (no plaintext fallback).
   const credentials = owner.add(new CredentialServices({ db, ledger, keychain: keychainReady, secrets, consent }));
+  applyProviderConfig(options.home, credentials.providers, (problem) => log.error(problem));
   const signingReady = keychainReady.then(async ({ keychain, problem }) => {
     if (!keychain) {
       if (keychainChoice !== 'off') log.error(`ledger checkpoints are not signed: ${problem}`);

@@ -1,5 +1,6 @@
 import { agentContract } from './agents';
 import { consentContract } from './consent';
+import { credentialContract } from './credentials';
 import { execContract } from './exec';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
@@ -15,12 +16,14 @@ export const contract = {
   ...consentContract,
   ...agentContract,
   ...execContract,
+  ...credentialContract,
 };
 export type Contract = typeof contract;
 
 export * from './agentEvents';
 export * from './agents';
 export * from './consent';
+export * from './credentials';
 export * from './define';
 export * from './errors';
 export * from './exec';

@@ -1,0 +1,79 @@
+import { RpcError, type ConnectionInfo, type Contract } from '../../../src-preload/contract';
+import { DisposableStore, type Handlers } from '../../../src-preload/rpc';
+import type { Connection, ConnectionView, Connections } from './connections';
+import { Secret } from './secret';
+import { ConnectionNotFoundError, CredentialRequestError, OAuthFlowError, UnknownProviderError, VaultUnavailableError } from './vaultErrors';
+
+type CredentialHandlers = Pick<
+  Handlers<Contract>,
+  | 'credentials.status'
+  | 'credentials.providers'
+  | 'credentials.list'
+  | 'credentials.addApiKey'
+  | 'credentials.startDeviceFlow'
+  | 'credentials.startPkce'
+  | 'credentials.cancelFlow'
+  | 'credentials.refresh'
+  | 'credentials.disconnect'
+  | 'credentials.flowEvents'
+  | 'credentials.changes'
+>;
+
+/**
+ * The credentials calls and streams of the contract, on top of the host's Connections. The API key arrives as plain
+ * text in the frame and is wrapped in a Secret before anything else touches it; no answer carries it back.
+ */
+export function createCredentialHandlers(
+  /** A getter: the host composes the credentials backend after its handler map (on the keychain promise). */
+  connections: () => Connections,
+  actor: string,
+): CredentialHandlers {
+  return {
+    'credentials.status': () => connections().status(),
+    'credentials.providers': () => connections().providers(),
+    'credentials.list': ({ includeDisconnected }) => connections().list({ includeDisconnected }).map(toInfo),
+    'credentials.addApiKey': ({ provider, apiKey, label, baseUrl }) =>
+      typed(() => connections().addApiKey({ provider, apiKey: new Secret(apiKey), label, baseUrl }, actor)).then(withoutHandles),
+    'credentials.startDeviceFlow': ({ provider, scopes, label }) => typed(() => connections().startDeviceFlow({ provider, scopes, label }, actor)),
+    'credentials.startPkce': ({ provider, scopes, label }) => typed(() => connections().startPkce({ provider, scopes, label }, actor)),
+    'credentials.cancelFlow': ({ flowId }) => ({ cancelled: connections().cancelFlow(flowId) }),
+    'credentials.refresh': ({ connectionId }) => typed(() => connections().refresh(connectionId, actor)).then(withoutHandles),
+    'credentials.disconnect': async ({ connectionId }) => {
+      const result = await typed(() => connections().disconnect(connectionId, actor));
+      return { ...result, connection: withoutHandles(result.connection) };
+    },
+    'credentials.flowEvents': (_key, sink) => connections().onDidProgressFlow((event) => sink.push(event)),
+    'credentials.changes': (_key, sink) => {
+      const owner = new DisposableStore();
+      owner.add(connections().onDidChange((connection) => sink.push({ connectionId: connection.id })));
+      // An agent's handle ending changes who holds handles to the connection.
+      owner.add(connections().handles.onDidInvalidate(({ record }) => sink.push({ connectionId: record.connectionId })));
+      return owner;
+    },
+  };
+}
+
+/** The backend's typed errors as the bridge's codes; their messages already say what to do and hold no secret. */
+async function typed<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof VaultUnavailableError) throw new RpcError('UNAVAILABLE', error.message);
+    if (error instanceof ConnectionNotFoundError) throw new RpcError('NOT_FOUND', error.message);
+    if (error instanceof UnknownProviderError || error instanceof CredentialRequestError) throw new RpcError('INVALID_PARAMS', error.message);
+    if (error instanceof OAuthFlowError) throw new RpcError('INVALID_STATE', error.message);
+    throw error;
+  }
+}
+
+function withoutHandles(connection: Connection): Omit<ConnectionInfo, 'handles'> {
+  const { id, provider, kind, label, scopes, baseUrl, status, statusReason, expiresAt, createdAt, updatedAt, refreshedAt } = connection;
+  return { id, provider, kind, label, scopes, baseUrl, status, statusReason, expiresAt, createdAt, updatedAt, refreshedAt };
+}
+
+function toInfo(view: ConnectionView): ConnectionInfo {
+  return {
+    ...withoutHandles(view),
+    handles: view.handles.map(({ handleId, agentId, sessionId, capability, issuedAt }) => ({ handleId, agentId, sessionId, capability, issuedAt })),
+  };
+}
