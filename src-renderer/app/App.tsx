@@ -1,4 +1,5 @@
 import { AgentsView } from '../features/agents/AgentsView';
+import { ConnectionsView } from '../features/connections/ConnectionsView';
 import { LedgerView } from '../features/ledger/LedgerView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import { useSessionsSync } from '../features/sessions/useSessionsSync';
@@ -27,6 +28,9 @@ export function App() {
         </div>
         <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
           <LedgerView />
+        </div>
+        <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" hidden={view !== 'connections'}>
+          <ConnectionsView />
         </div>
       </main>
       <StatusBar />

@@ -5,9 +5,10 @@ const tabs: { view: MainView; label: string; shortcut?: string }[] = [
   { view: 'session', label: 'Session' },
   { view: 'agents', label: 'Agents' },
   { view: 'ledger', label: 'Ledger', shortcut: 'Control+Shift+L' },
+  { view: 'connections', label: 'Connections' },
 ];
 
-/** Session / Agents / Ledger switch, a WAI-ARIA tab list: Tab reaches the active tab, arrows move between tabs. */
+/** Session / Agents / Ledger / Connections switch, a WAI-ARIA tab list: Tab reaches the active tab, arrows move between tabs. */
 export function ViewTabs() {
   const view = useView((s) => s.view);
   const setView = useView((s) => s.setView);

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import type { ConnectionInfo, DisconnectResult } from '../../../src-preload/contract';
+import { useConnection } from '../../bridge/connectionStore';
+import { errorMessage } from '../../ui/errorMessage';
+import { relativeTime } from './relativeTime';
+
+interface Props {
+  connection: ConnectionInfo;
+  providerName: string;
+  now: number;
+}
+
+/** What the user needs to know after Disconnect: gone locally for sure; at the provider only if it said so. */
+function describeDisconnect(result: DisconnectResult, providerName: string): string {
+  const handles = result.handlesEnded === 1 ? '1 agent handle ended' : `${result.handlesEnded} agent handles ended`;
+  if (result.revokedAtProvider) return `Disconnected: ${providerName} confirmed the revocation; ${handles}.`;
+  if (result.providerError) return `Disconnected here, but ${providerName} did not confirm the revocation (${result.providerError}); revoke it in your ${providerName} account settings. ${handles}.`;
+  if (result.connection.kind === 'api_key') return `Disconnected: the key was deleted from the keychain; ${handles}. The key itself stays valid at ${providerName} until you delete it there.`;
+  return `Disconnected here; ${providerName} offers no way to revoke the token, so remove the app's access in your ${providerName} account settings. ${handles}.`;
+}
+
+function expiryText(connection: ConnectionInfo, now: number): string {
+  if (connection.expiresAt === null) return connection.kind === 'api_key' ? 'does not expire' : 'unknown';
+  return connection.expiresAt > now ? `expires ${relativeTime(connection.expiresAt, now)}` : `expired ${relativeTime(connection.expiresAt, now)}`;
+}
+
+/** One connection: what it is, what it may do, until when, who holds handles to it; Refresh and Disconnect. */
+export function ConnectionRow({ connection, providerName, now }: Props) {
+  const client = useConnection((s) => s.client);
+  const [busy, setBusy] = useState<'refresh' | 'disconnect' | null>(null);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const live = connection.status === 'connected';
+
+  function run(action: 'refresh' | 'disconnect'): void {
+    if (!client) return;
+    setBusy(action);
+    setMessage(null);
+    const done =
+      action === 'refresh'
+        ? client.call('credentials.refresh', { connectionId: connection.id }).then(() => ({ text: 'Refreshed.', error: false }))
+        : client.call('credentials.disconnect', { connectionId: connection.id }).then((result) => ({ text: describeDisconnect(result, providerName), error: false }));
+    done
+      .then(setMessage)
+      .catch((e: unknown) => setMessage({ text: errorMessage(e), error: true }))
+      .finally(() => setBusy(null));
+  }
+
+  return (
+    <li className="connection-row" data-testid="connection-row" data-connection-id={connection.id} data-status={connection.status}>
+      <div className="connection-title">
+        <strong>{providerName}</strong> <span data-testid="connection-label">{connection.label}</span>
+        <span className={`connection-status status-${connection.status}`} data-testid="connection-status">
+          {connection.status}
+        </span>
+      </div>
+      {connection.statusReason && <p className="muted connection-reason">{connection.statusReason}</p>}
+      <dl className="connection-facts">
+        <dt>Scopes</dt>
+        <dd data-testid="connection-scopes">{connection.scopes.join(' ') || '—'}</dd>
+        {connection.baseUrl && (
+          <>
+            <dt>Base URL</dt>
+            <dd>{connection.baseUrl}</dd>
+          </>
+        )}
+        <dt>Expiry</dt>
+        <dd data-testid="connection-expiry" title={connection.expiresAt ? new Date(connection.expiresAt).toLocaleString() : undefined}>
+          {expiryText(connection, now)}
+        </dd>
+        <dt>Handles</dt>
+        <dd data-testid="connection-handles">
+          {connection.handles.length === 0
+            ? 'no agent holds a handle'
+            : connection.handles.map((h) => (
+                <span key={h.handleId} className="handle-holder">
+                  {h.agentId} in {h.sessionId} ({h.capability})
+                </span>
+              ))}
+        </dd>
+      </dl>
+      {live && (
+        <div className="connection-actions">
+          {connection.kind === 'oauth' && (
+            <button type="button" className="secondary" disabled={busy !== null} onClick={() => run('refresh')}>
+              {busy === 'refresh' ? 'Refreshing…' : 'Refresh'}
+            </button>
+          )}
+          <button type="button" className="secondary" data-testid="connection-disconnect" disabled={busy !== null} onClick={() => run('disconnect')}>
+            {busy === 'disconnect' ? 'Disconnecting…' : 'Disconnect'}
+          </button>
+        </div>
+      )}
+      {message && (
+        <p role={message.error ? 'alert' : 'status'} className={message.error ? 'item-error' : 'connection-message'} data-testid="connection-message">
+          {message.text}
+        </p>
+      )}
+    </li>
+  );
+}
