@@ -50,7 +50,7 @@ async function firstEvent(spec: ProcessInvocationSpec, home: string, pick: (even
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
-    return await waitFor(() => found && alsoWaitFor() && found, `the first event of ${command}`, 60_000);
+    return await waitFor(() => (found && alsoWaitFor() ? found : undefined), `the first event of ${command}`, 60_000);
   } catch (error) {
     throw new Error(`${(error as Error).message}; stderr: ${stderr.slice(0, 2000)}`);
   } finally {
