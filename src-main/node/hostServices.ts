@@ -114,7 +114,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ...createConsentHandlers(consent, consentCards, USER),
     ...createExecHandlers(exec, sessions, nativeSandbox, USER),
     ...createAgentHandlers(agents, USER),
-    ...createCredentialHandlers(() => credentials.connections, USER),
+    ...createCredentialHandlers(() => credentials, USER),
 
     'host.info': () => ({
       version: options.version,

@@ -1,6 +1,7 @@
 import { RpcError, type ConnectionInfo, type Contract } from '../../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../../src-preload/rpc';
 import type { Connection, ConnectionView, Connections } from './connections';
+import type { CredentialServices } from './credentialServices';
 import { Secret } from './secret';
 import { ConnectionNotFoundError, CredentialRequestError, OAuthFlowError, UnknownProviderError, VaultUnavailableError } from './vaultErrors';
 
@@ -25,11 +26,16 @@ type CredentialHandlers = Pick<
  */
 export function createCredentialHandlers(
   /** A getter: the host composes the credentials backend after its handler map (on the keychain promise). */
-  connections: () => Connections,
+  services: () => CredentialServices,
   actor: string,
 ): CredentialHandlers {
+  const connections = (): Connections => services().connections;
   return {
-    'credentials.status': () => connections().status(),
+    // Answers once the keychain has (the vault says "still opening" until then, which is no state to show a user).
+    'credentials.status': async () => {
+      await services().vault.ready;
+      return connections().status();
+    },
     'credentials.providers': () => connections().providers(),
     'credentials.list': ({ includeDisconnected }) => connections().list({ includeDisconnected }).map(toInfo),
     'credentials.addApiKey': ({ provider, apiKey, label, baseUrl }) =>

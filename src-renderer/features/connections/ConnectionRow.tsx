@@ -8,6 +8,8 @@ interface Props {
   connection: ConnectionInfo;
   providerName: string;
   now: number;
+  /** The outcome of Disconnect, shown by the view: the row itself leaves the list once disconnected. */
+  onDisconnected(text: string): void;
 }
 
 /** What the user needs to know after Disconnect: gone locally for sure; at the provider only if it said so. */
@@ -25,7 +27,7 @@ function expiryText(connection: ConnectionInfo, now: number): string {
 }
 
 /** One connection: what it is, what it may do, until when, who holds handles to it; Refresh and Disconnect. */
-export function ConnectionRow({ connection, providerName, now }: Props) {
+export function ConnectionRow({ connection, providerName, now, onDisconnected }: Props) {
   const client = useConnection((s) => s.client);
   const [busy, setBusy] = useState<'refresh' | 'disconnect' | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
@@ -37,10 +39,9 @@ export function ConnectionRow({ connection, providerName, now }: Props) {
     setMessage(null);
     const done =
       action === 'refresh'
-        ? client.call('credentials.refresh', { connectionId: connection.id }).then(() => ({ text: 'Refreshed.', error: false }))
-        : client.call('credentials.disconnect', { connectionId: connection.id }).then((result) => ({ text: describeDisconnect(result, providerName), error: false }));
+        ? client.call('credentials.refresh', { connectionId: connection.id }).then(() => setMessage({ text: 'Refreshed.', error: false }))
+        : client.call('credentials.disconnect', { connectionId: connection.id }).then((result) => onDisconnected(describeDisconnect(result, providerName)));
     done
-      .then(setMessage)
       .catch((e: unknown) => setMessage({ text: errorMessage(e), error: true }))
       .finally(() => setBusy(null));
   }

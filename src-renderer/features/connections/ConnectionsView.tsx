@@ -1,4 +1,5 @@
 import './connections.css';
+import { useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { AddApiKeyForm } from './AddApiKeyForm';
 import { ConnectionRow } from './ConnectionRow';
@@ -15,6 +16,7 @@ export function ConnectionsView() {
   const { status, providers, connections, error } = useCredentials();
   const home = useConnection((s) => s.hostInfo?.home);
   const now = useNow();
+  const [notice, setNotice] = useState<string | null>(null);
   const unavailable = status !== null && !status.available;
   const nameOf = (providerId: string): string => providers.find((p) => p.id === providerId)?.name ?? providerId;
 
@@ -45,11 +47,16 @@ export function ConnectionsView() {
         </p>
       )}
       <h3>Connected</h3>
+      {notice && (
+        <p role="status" className="connection-message" data-testid="connections-notice">
+          {notice}
+        </p>
+      )}
       {connections === null && !error && <p className="muted">Loading…</p>}
       {connections?.length === 0 && <p className="muted empty">No connections yet.</p>}
       <ul className="connection-list" aria-label="Connections">
         {connections?.map((c) => (
-          <ConnectionRow key={c.id} connection={c} providerName={nameOf(c.provider)} now={now} />
+          <ConnectionRow key={c.id} connection={c} providerName={nameOf(c.provider)} now={now} onDisconnected={setNotice} />
         ))}
       </ul>
       <div className="connect-forms">
