@@ -4,6 +4,7 @@
 // on 127.0.0.1, its pages driven in a second tab the way a person would), and both are disconnected. With the
 // keychain off, the view says so and nothing can be added.
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +13,8 @@ import { startOidcServerProcess, type OidcServerProcess } from './oidcServerProc
 import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyringHost';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// Recognizable, and shaped like no real key, so finding it anywhere is unambiguous.
-const CANARY_KEY = 'sk-e2e-canary-7Qm2ZpL9vX4tR8wK3nB6';
+// Fresh each run (no key-shaped literal in the source), long and random, so finding it anywhere is unambiguous.
+const CANARY_KEY = `e2e-canary-${randomBytes(18).toString('base64url')}`;
 
 interface Stage {
   tmp: string;

@@ -67,6 +67,9 @@ export const AddApiKeyRequest = z.strictObject({
   label: Label,
   /** OpenAI-compatible only, e.g. http://127.0.0.1:11434/v1 for a local Ollama. */
   baseUrl: z.string().trim().min(1, 'the base URL is empty').max(2048, 'a base URL is at most 2048 characters').optional(),
+}, {
+  // zod's own message names the unknown fields, and a pasted key can end up as a field name: say it without them.
+  error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown fields: addApiKey takes only provider, apiKey, label and baseUrl' : undefined),
 });
 export type AddApiKeyRequest = z.input<typeof AddApiKeyRequest>;
 
