@@ -132,6 +132,9 @@ test.describe('Connections with a real keychain', () => {
     // A live, relative expiry (the server issues one-hour access tokens).
     await expect(oauthRow.getByTestId('connection-expiry')).toHaveText(/^expires in (59|60) min$/);
     await expect(oauthRow.getByTestId('connection-handles')).toHaveText('no agent holds a handle');
+    // Refresh rotates the tokens at the provider.
+    await oauthRow.getByRole('button', { name: 'Refresh' }).click();
+    await expect(oauthRow.getByTestId('connection-message')).toHaveText('Refreshed.');
 
     // Disconnect: revoked at the provider (it has an RFC 7009 endpoint), and the view says so.
     await oauthRow.getByRole('button', { name: 'Disconnect' }).click();
@@ -143,6 +146,44 @@ test.describe('Connections with a real keychain', () => {
     await expect(page.getByTestId('connection-row')).toHaveCount(0);
     await expect(view).toContainText('No connections yet.');
     expect(await everythingInPage(page)).not.toContain(CANARY_KEY);
+  });
+
+  test('connect in the browser (PKCE): the sign-in link opens the provider, the loopback answer connects', async () => {
+    const { page } = stage;
+    const connect = page.getByTestId('connect-oauth');
+    await connect.getByLabel('Provider').selectOption({ label: 'Test IdP' });
+    await connect.getByLabel('Scopes').fill('repo read:user');
+    await connect.getByRole('button', { name: 'Connect in the browser' }).click();
+    const link = page.getByTestId('flow-authorize-link');
+    await expect(link).toHaveAttribute('href', new RegExp(`^${oidc.issuer}/auth\\?`));
+    // The link opens a tab (in Electron: the system browser); the provider signs in and redirects to the app's
+    // loopback listener, which takes the code.
+    const [signIn] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await signIn.waitForLoadState();
+    await expect(page.getByTestId('flow-status')).toHaveText('Connected.');
+    await signIn.close();
+    const row = page.getByTestId('connection-row').filter({ hasText: 'Test IdP' });
+    await expect(row.getByTestId('connection-status')).toHaveText('connected');
+    await expect(row.getByTestId('connection-scopes')).toContainText('read:user');
+  });
+
+  test('a denied device code is reported as denied, and no connection appears', async () => {
+    const { page } = stage;
+    await oidc.setDecision('deny');
+    const connect = page.getByTestId('connect-oauth');
+    await connect.getByLabel('Provider').selectOption({ label: 'Test IdP' });
+    await connect.getByRole('button', { name: 'Connect with a code' }).click();
+    const panel = page.getByTestId('flow-panel');
+    const provider = await page.context().newPage();
+    await provider.goto((await panel.getByTestId('flow-verification-link').getAttribute('href'))!);
+    await provider.locator('button[autofocus], button[type="submit"]').first().click();
+    await provider.close();
+    await expect(panel.getByTestId('flow-status')).toHaveText(/denied at the provider/);
+    await expect(panel).toHaveAttribute('data-flow-state', 'failed');
+    await expect(page.getByTestId('connection-row')).toHaveCount(0);
+    // The buttons are back for another try.
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await expect(connect.getByRole('button', { name: 'Connect with a code' })).toBeEnabled();
   });
 });
 

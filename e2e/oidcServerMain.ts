@@ -1,5 +1,6 @@
 // The child process e2e/oidcServerProcess.ts starts: the vault tests' real authorization server (oidc-provider, an
-// ES module Playwright's loader does not take), on 127.0.0.1, until stdin closes or a signal arrives.
+// ES module Playwright's loader does not take), on 127.0.0.1, until stdin closes or a signal arrives. A line
+// "approve" or "deny" on stdin sets how the user answers the sign-in from then on.
 import { CLIENT_ID, startOidcTestServer } from '../test/vault/oidcTestServer';
 
 void (async () => {
@@ -7,6 +8,14 @@ void (async () => {
   const stop = (): void => void server.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);
-  process.stdin.resume();
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (text: string) => {
+    for (const line of text.split('\n').map((l) => l.trim())) {
+      if (line === 'approve' || line === 'deny') {
+        server.setDecision(line);
+        process.stdout.write(`decision ${line}\n`);
+      }
+    }
+  });
   process.stdout.write(`oidc test server ready ${JSON.stringify({ issuer: server.issuer, clientId: CLIENT_ID })}\n`);
 })();

@@ -7,6 +7,8 @@ const READY = /oidc test server ready (\{.*\})/;
 export interface OidcServerProcess {
   issuer: string;
   clientId: string;
+  /** How the user answers the sign-in page from now on (the server's own interaction step). */
+  setDecision(decision: 'approve' | 'deny'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,7 +37,17 @@ export function startOidcServerProcess(timeoutMs = 20_000): Promise<OidcServerPr
       if (!match) return;
       clearTimeout(timer);
       const { issuer, clientId } = JSON.parse(match[1]) as { issuer: string; clientId: string };
-      resolve({ issuer, clientId, stop });
+      const setDecision = (decision: 'approve' | 'deny'): Promise<void> =>
+        new Promise((done) => {
+          const onData = (data: Buffer): void => {
+            if (!data.toString().includes(`decision ${decision}`)) return;
+            child.stdout!.off('data', onData);
+            done();
+          };
+          child.stdout!.on('data', onData);
+          child.stdin!.write(`${decision}\n`);
+        });
+      resolve({ issuer, clientId, setDecision, stop });
     });
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.once('exit', (code) => {
