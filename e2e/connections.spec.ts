@@ -130,7 +130,7 @@ test.describe('Connections with a real keychain', () => {
     await expect(oauthRow.getByTestId('connection-status')).toHaveText('connected');
     await expect(oauthRow.getByTestId('connection-scopes')).toContainText('repo');
     // A live, relative expiry (the server issues one-hour access tokens).
-    await expect(oauthRow.getByTestId('connection-expiry')).toHaveText(/^expires in (59|60) min$/);
+    await expect(oauthRow.getByTestId('connection-expiry')).toHaveText(/^expires in (59 min|1 h)$/);
     await expect(oauthRow.getByTestId('connection-handles')).toHaveText('no agent holds a handle');
     // Refresh rotates the tokens at the provider.
     await oauthRow.getByRole('button', { name: 'Refresh' }).click();
@@ -203,6 +203,12 @@ test.describe('Connections without a keychain', () => {
     host = await startHost(await freePort(), home, env);
     stage = await openApp(host.url, tmp, home);
     const { page } = stage;
+    // The tab is reachable by keyboard like the others: arrows move along the tab list.
+    await page.getByRole('tab', { name: 'Connections' }).press('ArrowLeft');
+    await expect(page.getByRole('tab', { name: 'Ledger' })).toBeFocused();
+    await page.getByRole('tab', { name: 'Ledger' }).press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Connections' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('connections-view')).toBeVisible();
     await expect(page.getByTestId('connections-view')).toHaveAttribute('data-keychain', 'unavailable');
     const banner = page.getByTestId('keychain-banner');
     await expect(banner).toContainText('Credentials are off');

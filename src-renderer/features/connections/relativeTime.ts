@@ -2,10 +2,14 @@
 export function relativeTime(at: number, now: number): string {
   const delta = at - now;
   const abs = Math.abs(delta);
+  // Each unit is used while its rounded count stays below the next unit: 59.7 minutes reads "1 h", not "60 min".
+  const seconds = Math.round(abs / 1000);
+  const minutes = Math.round(abs / 60_000);
+  const hours = Math.round(abs / 3_600_000);
   let amount: string;
-  if (abs < 60_000) amount = `${Math.round(abs / 1000)} s`;
-  else if (abs < 3_600_000) amount = `${Math.round(abs / 60_000)} min`;
-  else if (abs < 86_400_000) amount = `${Math.round(abs / 3_600_000)} h`;
+  if (seconds < 60) amount = `${seconds} s`;
+  else if (minutes < 60) amount = `${minutes} min`;
+  else if (hours < 24) amount = `${hours} h`;
   else amount = `${Math.round(abs / 86_400_000)} d`;
   return delta >= 0 ? `in ${amount}` : `${amount} ago`;
 }
