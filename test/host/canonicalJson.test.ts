@@ -52,3 +52,12 @@ test('any string, whatever its characters, is written exactly as JSON.stringify 
     }
   }
 });
+
+test('member names seen before, and long ones, are written the same way every time', () => {
+  const long = `k"${'x'.repeat(100)}`;
+  for (let round = 0; round < 3; round++) {
+    assert.equal(canonicalJson([{ b: 1, a: 2 }, { a: 3, b: 4 }, { [long]: 5 }]), `[{"a":2,"b":1},{"a":3,"b":4},{${JSON.stringify(long)}:5}]`);
+  }
+  assert.throws(() => canonicalJson({ ok: 1, '\udfff': 2 }), /lone surrogate at \$ /);
+  assert.throws(() => canonicalJson({ ok: 1, '\udfff': 2 }), /lone surrogate at \$ /, 'a refused name is not remembered as encodable');
+});

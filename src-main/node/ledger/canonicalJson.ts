@@ -61,6 +61,27 @@ function encodeString(value: string): string {
 }
 
 /**
+ * Member names repeat endlessly across payloads ("cwd", "sessionId"): the encoded form of a short one with its colon,
+ * `"cwd":`, is remembered (within bounds) instead of being checked and built again for every member. A quarter of
+ * the encoding's time went there.
+ */
+const encodedKeys = new Map<string, string>();
+const ENCODED_KEYS_MAX = 10_000;
+const ENCODED_KEY_MAX_CHARS = 64;
+
+function encodeKey(key: string): string {
+  let encoded = encodedKeys.get(key);
+  if (encoded === undefined) {
+    encoded = `${encodeString(key)}:`;
+    if (key.length <= ENCODED_KEY_MAX_CHARS) {
+      if (encodedKeys.size >= ENCODED_KEYS_MAX) encodedKeys.clear();
+      encodedKeys.set(key, encoded);
+    }
+  }
+  return encoded;
+}
+
+/**
  * The object's own enumerable keys in UTF-16 code unit order (what `<` compares). Insertion sort: payload objects
  * have a handful of members, and Array.prototype.sort with a comparator cost more than the rest of the encoding.
  */
@@ -116,7 +137,7 @@ function encode(value: unknown): string {
         const key = keys[i];
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined) continue;
-        text += `${first ? '' : ','}${encodeString(key)}:${encodeAt(member, key)}`;
+        text += (first ? '' : ',') + encodeKey(key) + encodeAt(member, key);
         first = false;
       }
       return `${text}}`;
