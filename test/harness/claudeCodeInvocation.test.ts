@@ -13,7 +13,7 @@ for (const io of ioModes) {
     const { spec } = buildProcessInvocationSpec(request('claude-code', dirs, { ioMode: io }), { uid: 1000 });
     const key = spec.continuation?.key;
     assert.ok(key !== undefined && isUuid(key), 'a new conversation gets its key up front');
-    assert.deepEqual(spec.argv, ['claude', '--session-id', key]);
+    assert.deepEqual(spec.argv, ['claude', '--session-id', key, '--permission-mode', 'manual']);
     assert.equal(spec.cwd, dirs.workspace);
     const configDir = join(dirs.aspHome, 'claude-code', 'config');
     assert.deepEqual(spec.env, { CLAUDE_CONFIG_DIR: configDir, DISABLE_AUTOUPDATER: '1' });
@@ -31,7 +31,7 @@ for (const io of ioModes) {
     });
     const key = spec.continuation!.key!;
     assert.deepEqual(spec.argv, [
-      'claude', '-p', '--output-format', 'stream-json', '--verbose', '--session-id', key, '--model', 'sonnet',
+      'claude', '-p', '--output-format', 'stream-json', '--verbose', '--session-id', key, '--model', 'sonnet', '--permission-mode', 'manual',
       '--permission-prompt-tool', 'mcp__omni__permission_prompt', '--mcp-config', '/x/mcp.json', '--', '-starts with a dash',
     ]);
     assert.equal(warnings, undefined);
@@ -61,7 +61,7 @@ for (const io of ioModes) {
 test('claude-code: a known key with no transcript yet starts that conversation under the same id (app closed before the first answer)', (t) => {
   const dirs = harnessDirs(t);
   const { spec, warnings } = buildProcessInvocationSpec(request('claude-code', dirs, { continuation: { provider: 'anthropic', key: CLAUDE_KEY } }), { uid: 1000 });
-  assert.deepEqual(spec.argv, ['claude', '--session-id', CLAUDE_KEY]);
+  assert.deepEqual(spec.argv, ['claude', '--session-id', CLAUDE_KEY, '--permission-mode', 'manual']);
   assert.match(warnings!.join('\n'), /no Claude Code transcript for session .* starting that conversation fresh under the same id/);
 });
 
@@ -80,6 +80,25 @@ test('claude-code: the harness home pre-answers onboarding and workspace trust, 
   assert.equal(second.userID, 'abc');
   assert.deepEqual(second.projects[dirs.workspace].allowedTools, ['Read']);
   assert.equal(second.projects[dirs.workspace].hasTrustDialogAccepted, true);
+});
+
+test('claude-code: "ask" is --permission-mode manual, said explicitly (2.1.330 defaults the TUI to auto mode, where the model judges its own tool calls)', (t) => {
+  const dirs = harnessDirs(t);
+  const { spec } = buildProcessInvocationSpec(request('claude-code', dirs), { uid: 1000, permissionMode: 'ask' });
+  assert.deepEqual(spec.argv.slice(-2), ['--permission-mode', 'manual']);
+});
+
+test('claude-code: the ANTHROPIC_API_KEY the host passes is pre-approved by its last 20 characters, as Claude Code stores the answer', (t) => {
+  const dirs = harnessDirs(t);
+  const standIn = 'omni-proxy-handle-0123456789abcdefghij';
+  buildProcessInvocationSpec(request('claude-code', dirs, { env: { ANTHROPIC_API_KEY: standIn } }), { uid: 1000 });
+  const file = join(dirs.aspHome, 'claude-code', 'config', '.claude.json');
+  const state = JSON.parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(state.customApiKeyResponses, { approved: [standIn.slice(-20)], rejected: [] });
+  assert.doesNotMatch(readFileSync(file, 'utf8'), new RegExp(standIn.slice(0, 20)), 'only the tail is stored');
+  // Idempotent: building again does not add it twice.
+  buildProcessInvocationSpec(request('claude-code', dirs, { env: { ANTHROPIC_API_KEY: standIn } }), { uid: 1000 });
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).customApiKeyResponses.approved.length, 1);
 });
 
 test("claude-code with useUserConfig: no CLAUDE_CONFIG_DIR, nothing written in the user's ~/.claude", (t) => {

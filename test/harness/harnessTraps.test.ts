@@ -19,7 +19,7 @@ test('trap: Claude Code resumes only from the original cwd: a transcript of anot
   );
   // From the original folder the same key resumes.
   const { spec } = buildProcessInvocationSpec(request('claude-code', dirs, { cwd: original, continuation: { provider: 'anthropic', key: CLAUDE_KEY } }), { uid: 1000 });
-  assert.deepEqual(spec.argv, ['claude', '--resume', CLAUDE_KEY]);
+  assert.deepEqual(spec.argv, ['claude', '--resume', CLAUDE_KEY, '--permission-mode', 'manual']);
 });
 
 test('trap: Claude Code cwd check also uses the origin cwd the host stored beside the key (before any transcript exists)', (t) => {

@@ -9,10 +9,12 @@ export function claudeConfigDir(aspHome: string): string {
 
 /**
  * Pre-answers what Claude Code asks before its first prompt, in `<config dir>/.claude.json` (the file it keeps
- * there when CLAUDE_CONFIG_DIR is set; checked against 2.1.330): onboarding (theme, tips) and the workspace trust
- * dialog for `cwd`. Keys the CLI wrote itself are kept.
+ * there when CLAUDE_CONFIG_DIR is set; checked against 2.1.330): onboarding (theme, tips), the workspace trust
+ * dialog for `cwd`, and "Detected a custom API key in your environment. Do you want to use this API key?" for the
+ * ANTHROPIC_API_KEY the host passes (the vault proxy's stand-in, never a real key). Claude Code remembers that
+ * answer by the key's last 20 characters, so that is all that is stored. Keys the CLI wrote itself are kept.
  */
-export function materializeClaudeCodeHome(configDir: string, cwd: string): string[] {
+export function materializeClaudeCodeHome(configDir: string, cwd: string, apiKey?: string): string[] {
   const warnings: string[] = [];
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const file = join(configDir, '.claude.json');
@@ -28,9 +30,16 @@ export function materializeClaudeCodeHome(configDir: string, cwd: string): strin
   }
   const projects = isRecord(state.projects) ? state.projects : {};
   const project = isRecord(projects[cwd]) ? projects[cwd] : {};
+  const responses = isRecord(state.customApiKeyResponses) ? state.customApiKeyResponses : {};
+  const approved = Array.isArray(responses.approved) ? responses.approved.filter((k): k is string => typeof k === 'string') : [];
+  const rejected = Array.isArray(responses.rejected) ? responses.rejected.filter((k): k is string => typeof k === 'string') : [];
+  const keyTail = apiKey?.trim().slice(-20);
   const next = {
     ...state,
     hasCompletedOnboarding: true,
+    ...(keyTail
+      ? { customApiKeyResponses: { ...responses, approved: approved.includes(keyTail) ? approved : [...approved, keyTail], rejected: rejected.filter((k) => k !== keyTail) } }
+      : {}),
     projects: { ...projects, [cwd]: { ...project, hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
   };
   writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);

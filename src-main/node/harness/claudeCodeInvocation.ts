@@ -49,7 +49,7 @@ export function buildClaudeCodeInvocation(input: CliInvocationInput): CliInvocat
 
   const env: Record<string, string> = { ...input.env, DISABLE_AUTOUPDATER: '1' };
   if (!options.useUserConfig) {
-    warnings.push(...materializeClaudeCodeHome(configDir, cwd));
+    warnings.push(...materializeClaudeCodeHome(configDir, cwd, input.env.ANTHROPIC_API_KEY));
     env.CLAUDE_CONFIG_DIR = configDir;
   } else {
     warnings.push(`using the user's own Claude Code config in ${configDir}; its onboarding and trust prompts are not pre-answered`);
@@ -79,7 +79,9 @@ function permissionArgs({ request, options, warnings }: CliInvocationInput): str
     mode = 'ask';
   }
   if (mode === 'bypass') return ['--permission-mode', 'bypassPermissions'];
-  const args = mode === 'acceptEdits' ? ['--permission-mode', 'acceptEdits'] : [];
+  // Said explicitly: 2.1.330's interactive default is "auto" (the model judges its own tool calls); "manual" asks
+  // about each call that needs approval, which is what the app's consent model means by asking.
+  const args = ['--permission-mode', mode === 'acceptEdits' ? 'acceptEdits' : 'manual'];
   if (request.interactionMode === 'headless') {
     const prompt = options.permissionPromptTool;
     if (prompt) {
