@@ -138,6 +138,6 @@ export const credentialContract = {
   'credentials.disconnect': call(z.object({ connectionId: ConnectionId }), DisconnectResult),
   /** Progress of every connect flow started from now on. */
   'credentials.flowEvents': stream(z.object({}), FlowEvent),
-  /** A connection was added, refreshed, failed, revoked or disconnected, or an agent's handle to it began or ended. */
+  /** A connection was added, refreshed, failed, revoked or disconnected, or an agent's handle to it was issued or ended. */
   'credentials.changes': stream(z.object({}), z.object({ connectionId: ConnectionId })),
 };

@@ -1,7 +1,7 @@
 // The credentials calls and streams through the real host and its WebSocket with the REAL OS keychain (a private
 // gnome-keyring under dbus-run-session when the tests run without a desktop session) and a real authorization server
-// (oidc-provider on 127.0.0.1): an API key goes in once and no answer, stream item or log line carries it back; a
-// device flow started over the bridge reports its progress on the flow stream and ends in a listed connection;
+// (oidc-provider on 127.0.0.1): an API key goes in once and no answer, stream item or log line carries it back; the
+// agents holding handles are listed as handles begin and end; a device flow started over the bridge reports its progress on the flow stream and ends in a listed connection;
 // disconnect reports the provider's revocation; every change reaches the change stream.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -82,6 +82,22 @@ if (needsPrivateKeyring) {
         [[added.id, 'Local Ollama', []]],
       );
       await waitFor(() => changed.includes(added.id), 'a change item for the new connection');
+    });
+
+    it('lists which agent holds a handle, as soon as it is issued and until its grant is revoked', async () => {
+      const services = host.server.services;
+      const sessionId = 'ses_credrpc0001';
+      const capability = 'oauth:openai-compatible.api';
+      const grant = services.consent.grant({ agentId: 'coder', sessionId, capability, durationS: 600 }, 'user');
+      const before = changed.length;
+      const { record } = services.credentials.connections.handles.issue({ agentId: 'coder', sessionId, capability });
+      await waitFor(() => changed.slice(before).includes(keyConnection), 'a change item for the issued handle');
+      const holders = (await call(client.call('credentials.list', {}))).find((c) => c.id === keyConnection)?.handles;
+      assert.deepEqual(holders, [{ handleId: record.handleId, agentId: 'coder', sessionId, capability, issuedAt: record.issuedAt }]);
+      const afterIssue = changed.length;
+      services.consent.revoke(grant.id, 'user');
+      await waitFor(() => changed.slice(afterIssue).includes(keyConnection), 'a change item for the ended handle');
+      assert.deepEqual((await call(client.call('credentials.list', {}))).find((c) => c.id === keyConnection)?.handles, []);
     });
 
     let oauthConnection = '';

@@ -52,7 +52,8 @@ export function createCredentialHandlers(
     'credentials.changes': (_key, sink) => {
       const owner = new DisposableStore();
       owner.add(connections().onDidChange((connection) => sink.push({ connectionId: connection.id })));
-      // An agent's handle ending changes who holds handles to the connection.
+      // An agent's handle beginning or ending changes who holds handles to the connection.
+      owner.add(connections().handles.onDidIssue((record) => sink.push({ connectionId: record.connectionId })));
       owner.add(connections().handles.onDidInvalidate(({ record }) => sink.push({ connectionId: record.connectionId })));
       return owner;
     },

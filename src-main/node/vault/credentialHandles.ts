@@ -73,6 +73,9 @@ export class CredentialHandles implements Disposable {
   private readonly invalidated = this.owner.add(new Emitter<HandleInvalidated>());
   /** A handle ended (its grant was revoked or ran out, its connection went away). */
   readonly onDidInvalidate = this.invalidated.event;
+  private readonly issued = this.owner.add(new Emitter<HandleRecord>());
+  /** A new handle was issued (the Connections view lists which agents hold handles). */
+  readonly onDidIssue = this.issued.event;
   private readonly now: () => number;
 
   constructor(private readonly o: CredentialHandlesOptions) {
@@ -131,6 +134,7 @@ export class CredentialHandles implements Disposable {
       sessionId: who.sessionId,
       payload: { handleId: record.handleId, connectionId: connection.id, provider: parsed.provider, scope: parsed.scope, grantId },
     });
+    this.issued.fire(record);
     return { handle: value, record };
   }
 

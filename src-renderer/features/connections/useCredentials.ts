@@ -11,8 +11,8 @@ export interface CredentialsState {
   reload(): void;
 }
 
-/** Holders of handles are issued without a change event; a slow poll keeps "which agents hold handles" current. */
-const HANDLE_POLL_MS = 10_000;
+/** A safety net only: every change (handles included) comes as an event; this catches up after a missed one. */
+const RELIST_MS = 30_000;
 
 /**
  * The keychain's status, the providers and the connections, fetched on every (re)connection and again whenever the
@@ -41,8 +41,8 @@ export function useCredentials(): CredentialsState {
     if (!client) return;
     const subscription = client.subscribe('credentials.changes', {}, { onItem: reload });
     reload();
-    // "still opening" turns into an answer once the keychain replies; handle holders change without an event.
-    const timer = setInterval(reload, HANDLE_POLL_MS);
+    // Expiry shown as "expired" and a keychain locked later are not events: list again now and then.
+    const timer = setInterval(reload, RELIST_MS);
     return () => {
       clearInterval(timer);
       subscription.dispose();
