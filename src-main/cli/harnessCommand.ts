@@ -5,7 +5,7 @@ import { parseFlags, UsageError } from './args';
 
 export const harnessUsage = `  harness spec --frontend claude-code|codex-cli --mode interactive|headless --io pty|pipes|inherit --cwd DIR
         [--provider anthropic|openai --continuation KEY] [--origin-cwd DIR] [--prompt TEXT] [--model M]
-        [--permission-mode ask|acceptEdits|bypass] [--user-config] [--home DIR]
+        [--permission-mode ask|acceptEdits|bypass] [--openai-base-url URL] [--user-config] [--home DIR]
         Print, as JSON, the process invocation spec the host would spawn for a Claude Code or Codex session
         ({spec: {argv, cwd, env, ...}, warnings, stdio}); prepares the harness home under <home>/harness.
         Nothing is run. Exit 1 with {"error": {code, message}} on stderr when the request is refused.`;
@@ -45,6 +45,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
     model: 'value',
     'permission-mode': 'value',
     'user-config': 'flag',
+    'openai-base-url': 'value',
     home: 'value',
     session: 'value',
   });
@@ -84,6 +85,7 @@ export async function harnessCommand(args: string[]): Promise<number> {
       ...(typeof flags['origin-cwd'] === 'string' ? { originCwd: flags['origin-cwd'] } : {}),
       ...(permissionMode !== undefined ? { permissionMode } : {}),
       ...(flags['user-config'] === true ? { useUserConfig: true } : {}),
+      ...(typeof flags['openai-base-url'] === 'string' ? { openaiEndpoint: { baseUrl: flags['openai-base-url'] } } : {}),
     });
     console.log(JSON.stringify({ ...response, stdio: harnessStdio(response.spec) }, null, 2));
     return 0;

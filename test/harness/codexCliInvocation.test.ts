@@ -70,6 +70,17 @@ test('codex-cli: CODEX_HOME/config.toml trusts the workspace, turns off update c
   assert.deepEqual(again.model_providers, { mock: { base_url: 'http://127.0.0.1:1/v1' } });
 });
 
+test('codex-cli: an openaiEndpoint becomes model provider "omni" (the TUI then skips its sign-in screen); without one the TUI warns', (t) => {
+  const dirs = harnessDirs(t);
+  const bare = buildProcessInvocationSpec(request('codex-cli', dirs));
+  assert.match(bare.warnings!.join('\n'), /Codex TUI will open on its sign-in screen/);
+  const { warnings } = buildProcessInvocationSpec(request('codex-cli', dirs), { openaiEndpoint: { baseUrl: 'http://127.0.0.1:4100/v1', envKey: 'OMNI_OPENAI_KEY' } });
+  assert.equal(warnings, undefined);
+  const config = parse(readFileSync(join(dirs.aspHome, 'codex-cli', 'home', 'config.toml'), 'utf8'));
+  assert.equal(config.model_provider, 'omni');
+  assert.deepEqual(config.model_providers, { omni: { name: 'Omniscient Shell', base_url: 'http://127.0.0.1:4100/v1', env_key: 'OMNI_OPENAI_KEY', wire_api: 'responses' } });
+});
+
 test("codex-cli with useUserConfig: no CODEX_HOME, the user's ~/.codex untouched, the daemon still off by argv", (t) => {
   const dirs = harnessDirs(t);
   const userHome = join(dirs.root, 'user');

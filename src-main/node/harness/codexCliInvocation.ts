@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CliInvocation, CliInvocationInput } from './cliInvocation';
@@ -53,7 +54,10 @@ export function buildCodexCliInvocation(input: CliInvocationInput): CliInvocatio
   const env: Record<string, string> = { ...input.env };
   if (!options.useUserConfig) {
     const codexHome = codexHomeDir(request.aspHome);
-    warnings.push(...materializeCodexHome(codexHome, cwd));
+    warnings.push(...materializeCodexHome(codexHome, cwd, options.openaiEndpoint));
+    if (!options.openaiEndpoint && !headless && !existsSync(join(codexHome, 'auth.json'))) {
+      warnings.push('no openaiEndpoint and no login in the harness CODEX_HOME: the Codex TUI will open on its sign-in screen');
+    }
     env.CODEX_HOME = codexHome;
   } else {
     warnings.push(`using the user's own Codex config in ${join(options.userHome ?? homedir(), '.codex')}; its trust and update prompts are not pre-answered`);

@@ -20,9 +20,11 @@ function table(value: unknown): Table {
  * - `projects."<cwd>".trust_level = "trusted"`: no "do you trust this folder" screen for the workspace;
  * - `check_for_update_on_startup = false`: no update prompt in the TUI (the host pins the version);
  * - `features.daemon_auto_start = false`: the TUI does not leave the shared background app-server running after
- *   it exits (the argv also says `--no-daemon` / `--disable daemon_auto_start`, for runs on the user's config).
+ *   it exits (the argv also says `--no-daemon` / `--disable daemon_auto_start`, for runs on the user's config);
+ * - with an endpoint: `model_provider = "omni"` and `[model_providers.omni]` (base_url, env_key, wire_api =
+ *   "responses"), which is also what keeps the TUI off its sign-in screen (checked in a PTY with 0.169.0).
  */
-export function materializeCodexHome(codexHome: string, cwd: string): string[] {
+export function materializeCodexHome(codexHome: string, cwd: string, endpoint?: { baseUrl: string; envKey?: string }): string[] {
   const warnings: string[] = [];
   mkdirSync(codexHome, { recursive: true, mode: 0o700 });
   const file = join(codexHome, 'config.toml');
@@ -41,6 +43,13 @@ export function materializeCodexHome(codexHome: string, cwd: string): string[] {
     features: { ...table(config.features), daemon_auto_start: false },
     projects: { ...projects, [cwd]: { ...table(projects[cwd]), trust_level: 'trusted' } },
   };
+  if (endpoint) {
+    next.model_provider = 'omni';
+    next.model_providers = {
+      ...table(config.model_providers),
+      omni: { name: 'Omniscient Shell', base_url: endpoint.baseUrl, env_key: endpoint.envKey ?? 'OPENAI_API_KEY', wire_api: 'responses' },
+    };
+  }
   writeFileAtomic(file, stringify(next));
   return warnings;
 }

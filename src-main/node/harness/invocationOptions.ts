@@ -29,4 +29,10 @@ export type InvocationOptions = {
    * request that would prompt (fail closed).
    */
   permissionPromptTool?: { tool: string; mcpConfig: string };
+  /**
+   * Codex: the Responses endpoint to use (the vault's local proxy, or a mock in tests) and the env variable holding
+   * its stand-in key. Written as model provider "omni" in our CODEX_HOME; without it (and without a login there)
+   * the Codex TUI opens on its sign-in screen.
+   */
+  openaiEndpoint?: { baseUrl: string; envKey?: string };
 };
