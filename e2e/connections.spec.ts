@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startHost, stopHost, type HostProcess } from './hostProcess';
+import type { OidcTestServerOptions } from '../test/vault/oidcTestServer';
 import { startOidcServerProcess, type OidcServerProcess } from './oidcServerProcess';
 import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyringHost';
 
@@ -56,7 +57,9 @@ test.describe('Connections with a real keychain', () => {
   let stage: Stage;
 
   test.beforeEach(async () => {
-    oidc = await startOidcServerProcess();
+    // A test can ask for another server (a short code lifetime, slow_down answers) with an "oidc" annotation.
+    const custom = test.info().annotations.find((a) => a.type === 'oidc')?.description;
+    oidc = await startOidcServerProcess(custom ? (JSON.parse(custom) as OidcTestServerOptions) : {});
     const dirs = freshDirs();
     // The app's registration with the test server: a public native client, discovered by issuer.
     writeFileSync(
@@ -166,6 +169,27 @@ test.describe('Connections with a real keychain', () => {
     await expect(row.getByTestId('connection-status')).toHaveText('connected');
     await expect(row.getByTestId('connection-scopes')).toContainText('read:user');
   });
+
+  test(
+    'a device code answered with slow_down and left to run out: the view says both',
+    { annotation: { type: 'oidc', description: JSON.stringify({ slowDownFirstPolls: 1, deviceCodeTtlS: 8 }) } },
+    async () => {
+      const { page } = stage;
+      const connect = page.getByTestId('connect-oauth');
+      await connect.getByLabel('Provider').selectOption({ label: 'Test IdP' });
+      await connect.getByRole('button', { name: 'Connect with a code' }).click();
+      const panel = page.getByTestId('flow-panel');
+      await expect(panel.getByTestId('flow-countdown')).toHaveText(/Expires in 0:0[5-8]/);
+      // RFC 8628: slow_down adds 5 s to the 1 s interval.
+      await expect(panel.getByTestId('flow-status')).toHaveText('The provider asked to slow down: checking every 6 s.');
+      await expect(panel.getByTestId('flow-status')).toHaveText('The code expired before it was approved. Start again for a new code.', { timeout: 20_000 });
+      await expect(panel.getByTestId('flow-countdown')).toHaveCount(0);
+      await expect(panel.getByTestId('flow-status')).toHaveAttribute('role', 'alert');
+      // Not only the local countdown: the host's next poll got expired_token and ended the flow.
+      await expect(panel).toHaveAttribute('data-flow-state', 'failed', { timeout: 20_000 });
+      await expect(page.getByTestId('connection-row')).toHaveCount(0);
+    },
+  );
 
   test('a denied device code is reported as denied, and no connection appears', async () => {
     const { page } = stage;

@@ -1,10 +1,12 @@
 // The child process e2e/oidcServerProcess.ts starts: the vault tests' real authorization server (oidc-provider, an
 // ES module Playwright's loader does not take), on 127.0.0.1, until stdin closes or a signal arrives. A line
 // "approve" or "deny" on stdin sets how the user answers the sign-in from then on.
-import { CLIENT_ID, startOidcTestServer } from '../test/vault/oidcTestServer';
+import { CLIENT_ID, startOidcTestServer, type OidcTestServerOptions } from '../test/vault/oidcTestServer';
 
 void (async () => {
-  const server = await startOidcTestServer({ intervalS: 1 });
+  // The server's options (code lifetime, slow_down answers) as JSON in the first argument.
+  const options = JSON.parse(process.argv[2] ?? '{}') as OidcTestServerOptions;
+  const server = await startOidcTestServer({ intervalS: 1, ...options });
   const stop = (): void => void server.close().then(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.stdin.on('end', stop);

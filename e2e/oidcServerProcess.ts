@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import type { OidcTestServerOptions } from '../test/vault/oidcTestServer';
 
 const root = join(__dirname, '..');
 const READY = /oidc test server ready (\{.*\})/;
@@ -13,8 +14,8 @@ export interface OidcServerProcess {
 }
 
 /** Starts test/vault/oidcTestServer.ts in a child process (see oidcServerMain.ts) and resolves with its issuer. */
-export function startOidcServerProcess(timeoutMs = 20_000): Promise<OidcServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'oidcServerMain.ts')], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startOidcServerProcess(options: OidcTestServerOptions = {}, timeoutMs = 20_000): Promise<OidcServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'oidcServerMain.ts'), JSON.stringify(options)], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
   let log = '';
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
