@@ -17,13 +17,13 @@ const codexTriple = process.arch === 'arm64' ? 'aarch64-unknown-linux-musl' : 'x
 const codex = join(modules, `@openai/codex-${process.platform}-${process.arch}`, 'vendor', codexTriple, 'bin', 'codex');
 const skip = !existsSync(claude) || !existsSync(codex) ? 'run `node scripts/install-harness-clis.mjs` first' : false;
 
+const OSC = new RegExp(String.raw`\x1b\][^\x07\x1b]*(\x07|\x1b\\)`, 'g');
+const CSI = new RegExp(String.raw`\x1b\[[0-9;?<>=]*[A-Za-z]`, 'g');
+const SHORT_ESCAPE = new RegExp(String.raw`\x1b[78=>]`, 'g');
+
 /** The screen text without escape sequences, with runs of spaces collapsed (the TUIs position words one by one). */
 function plain(output: string): string {
-  return output
-    .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
-    .replace(/\x1b\[[0-9;?<>=]*[A-Za-z]/g, ' ')
-    .replace(/\x1b[78=>]/g, '')
-    .replace(/\s+/g, ' ');
+  return output.replace(OSC, '').replace(CSI, ' ').replace(SHORT_ESCAPE, '').replace(/\s+/g, ' ');
 }
 
 async function screenOf(spec: ProcessInvocationSpec, home: string, until: RegExp): Promise<string> {
