@@ -196,7 +196,7 @@ if (hostParts) try {
     log(`\nTerminal throughput (${payloadMb} MB, ${throughputRuns} runs each, alternating)`);
     await part('throughput', async () => {
       if (!renderer.ok) throw new Error(renderer.why);
-      const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log });
+      const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log, home });
       let alt;
       const altRuns = [];
       if (compareRoot) {
@@ -211,6 +211,9 @@ if (hostParts) try {
       const product = [];
       const productDom = [];
       const ref = [];
+      const runCard = [];
+      // The run card gets the renderer the terminal figure it is printed next to has (as shipped unless only DOM runs).
+      const runCardRenderer = variants.has('shipped') ? 'auto' : 'dom';
       const rate = (r) => `${fmt(r.mbPerSec)} MB/s${r.capped ? ` (capped: ${fmt(r.chars / MB)} MB)` : ''}`;
       for (let i = 0; i < throughputRuns; i++) {
         if (variants.has('shipped')) product.push(await bench.product());
@@ -224,6 +227,14 @@ if (hostParts) try {
             (productDom.length ? `product with DOM renderer ${rate(productDom.at(-1))}, ` : '') +
             `reference ${rate(ref.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
         );
+        try {
+          runCard.push(await bench.runCard({ renderer: runCardRenderer }));
+          const c = runCard.at(-1);
+          log(`  run ${i + 1}/${throughputRuns}: PTY run → run card ${rate(c)} from spawn (first byte after ${fmt(c.firstByteMs, ' ms', 0)}; ${fmt(c.streamMbPerSec)} MB/s from it) [${c.renderer}]`);
+        } catch (error) {
+          runCard.push({ error: error.message });
+          log(`  run ${i + 1}/${throughputRuns}: PTY run → run card could not be measured: ${firstLine(error.message)}`);
+        }
       }
       const result = {
         payload: { bytes: payload.bytes, lines: payload.lines, charsParsed: payload.crlf.length },
@@ -235,10 +246,14 @@ if (hostParts) try {
         productDomMbPerSec: median(productDom.map((r) => r.mbPerSec)),
         referenceMbPerSec: median(ref.map((r) => r.mbPerSec)),
         referenceSelfTimedMbPerSec: median(ref.map((r) => r.selfTimed?.mbPerSec)),
-        runs: { product, productDom, reference: ref, compare: altRuns },
+        runCardMbPerSec: median(runCard.map((r) => r.mbPerSec)),
+        runCardStreamMbPerSec: median(runCard.map((r) => r.streamMbPerSec)),
+        runCardFirstByteMs: median(runCard.map((r) => r.firstByteMs)),
+        runs: { product, productDom, reference: ref, compare: altRuns, runCard },
       };
       result.ratio = result.productMbPerSec / result.referenceMbPerSec;
       result.domRatio = result.productDomMbPerSec / result.referenceMbPerSec;
+      result.runCardRatio = result.runCardMbPerSec / result.referenceMbPerSec;
       if (alt) {
         result.compare = { root: compareRoot, mbPerSec: median(altRuns.map((r) => r.mbPerSec)) };
         result.compare.ratio = result.compare.mbPerSec / result.referenceMbPerSec;
@@ -386,6 +401,7 @@ function printReport(r) {
     );
     if ([...t.runs.product, ...t.runs.productDom].some((x) => x.capped)) log(`  * capped: the run was stopped after ${process.env.BENCH_RUN_CAP_MS ?? 12000} ms and rated on what had been parsed`);
     log(`  reference self-timed in the page from its first WebSocket message: ${fmt(t.referenceSelfTimedMbPerSec)} MB/s`);
+    printRunCard(t);
     const d = t.diagnostics;
     if (d) {
       const f = d.product.frames;
@@ -454,6 +470,32 @@ function summariseHostProfile(dir) {
   } catch (error) {
     return { error: String(error) };
   }
+}
+
+/** The PTY run → run card figure, as lines under the terminal table (whose rows other tooling reads as they are). */
+function printRunCard(t) {
+  const runs = t.runs.runCard ?? [];
+  if (runs.length === 0) return;
+  const measured = runs.filter((x) => Number.isFinite(x.mbPerSec));
+  const terminal = t.runs.product.length ? { label: 'terminal card as shipped', mbps: t.productMbPerSec } : { label: 'terminal card, DOM renderer', mbps: t.productDomMbPerSec };
+  log(
+    `  PTY run → run card (exec.shell spawn, pty: true, the same cat; spawn → last character parsed in the card's xterm; ${measured[0]?.renderer ?? 'n/a'} renderer): ` +
+      `${fmt(t.runCardMbPerSec)} MB/s, ${ratioText(t.runCardRatio)} the reference, ${ratioText(t.runCardMbPerSec / terminal.mbps)} the ${terminal.label} (${fmt(terminal.mbps)} MB/s); ` +
+      `runs ${runs.map((x) => (x.error ? 'failed' : fmt(x.mbPerSec) + (x.capped ? '*' : ''))).join(' / ')}`,
+  );
+  if (measured.length === 0) {
+    log(`    not measured: ${firstLine(runs[0].error)}`);
+    return;
+  }
+  const p = measured.at(-1).persisted;
+  log(
+    `    first character after ${fmt(t.runCardFirstByteMs, ' ms', 0)} (the host started the process ${fmt(median(measured.map((x) => x.persisted.startedAfterMs)), ' ms', 0)} after storing the run; cat ran ${fmt(median(measured.map((x) => x.persisted.ranMs)), ' ms', 0)}); from the first character (the terminal figure's span) ${fmt(t.runCardStreamMbPerSec)} MB/s; ` +
+      `CPU ms renderer / gpu / host ${fmt(median(measured.map((x) => x.cpuMs.browser.renderer)), '', 0)} / ${fmt(median(measured.map((x) => x.cpuMs.browser['gpu-process'])), '', 0)} / ${fmt(median(measured.map((x) => x.cpuMs.host)), '', 0)}`,
+  );
+  log(
+    `    unlike the terminal, the run's output is persisted on the way (exec_run_items in sessions.db): last run ${p.status}${p.exitCode === null ? '' : ` ${p.exitCode}`}, ` +
+      `${fmt(p.outputBytes / MB)} MB in ${p.items.toLocaleString('en')} items, database +${fmt(p.databaseGrowthBytes / MB)} MB; sandbox: ${p.sandbox.length ? p.sandbox.join(', ') : 'none'}`,
+  );
 }
 
 function rendererLabel(t) {

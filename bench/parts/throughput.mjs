@@ -2,11 +2,14 @@
 // terminal card → xterm.js. Reference: the same characters from a raw WebSocket into a bare xterm.js page.
 // Both pages keep `window.__omniTerminalStats[id].bytesParsed` (updated in xterm's write callback) and both are
 // measured by the same poller, evaluated over CDP: first change of the counter → counter reaches the target.
+// Also in the same run and Chromium: the same `cat` as a PTY run of the shell tool into its run card, whose xterm
+// keeps the same counter (keyed by run id), timed from spawn (runCardThroughput.mjs).
 import { readFileSync } from 'node:fs';
 import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { summariseProfile } from '../lib/profile.mjs';
 import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
 import { MB, median } from '../lib/stats.mjs';
+import { measureRunCard } from './runCardThroughput.mjs';
 
 /** A run stops after this long and reports the rate over what was parsed so far (a slow product stays bounded). */
 const RUN_CAP_MS = Number(process.env.BENCH_RUN_CAP_MS ?? 12_000);
@@ -138,10 +141,10 @@ export function rendererTerminalOptions(root) {
 export class ThroughputBench {
   /**
    * host: { url, port, child }, rpc: HostRpc, sessionId, payload: preparePayload(), reference: startReferenceServer(),
-   * referenceBundle: { url → source } for profiling.
+   * referenceBundle: { url → source } for profiling, home: the host's home (its database grows with run output).
    */
-  constructor({ host, rpc, sessionId, payload, reference, xtermOptions, log }) {
-    Object.assign(this, { host, rpc, sessionId, payload, reference, xtermOptions, log });
+  constructor({ host, rpc, sessionId, payload, reference, xtermOptions, log, home }) {
+    Object.assign(this, { host, rpc, sessionId, payload, reference, xtermOptions, log, home });
     this.geometry = { cols: 120, rows: 40 };
   }
 
@@ -209,6 +212,14 @@ export class ThroughputBench {
       await browser.close();
       if (terminal) await this.closeProductTerminal(terminal);
     }
+  }
+
+  /**
+   * The same `cat` as a PTY run of the shell tool (exec.shell spawn, pty) into its run card, timed from spawn to the
+   * last character parsed by the card's xterm (see runCardThroughput.mjs).
+   */
+  runCard({ renderer = 'auto' } = {}) {
+    return measureRunCard({ host: this.host, rpc: this.rpc, sessionId: this.sessionId, home: this.home, payload: this.payload, capMs: RUN_CAP_MS, forceDom: renderer === 'dom' });
   }
 
   async referenceRun(name, { profile = false, trace = false, profileSources = {} } = {}) {
