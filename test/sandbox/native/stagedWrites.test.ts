@@ -10,9 +10,13 @@ import { runSandboxed, shPolicy, startSandboxed } from './runSandboxed';
 
 const sandbox = createNativeSandbox();
 
-/** The workspace as a sorted list of "path: content" (directories end with /, symlinks show their target). */
+/**
+ * The workspace as a sorted list of "path: content" (directories end with /, symlinks show their target). Without
+ * .meta: the host's folder, which the sandbox creates (empty) where it is missing and binds read-only into every run.
+ */
 function snapshot(dir: string, prefix = ''): string[] {
   return readdirSync(dir)
+    .filter((name) => !(prefix === '' && name === '.meta'))
     .sort()
     .flatMap((name) => {
       const path = join(dir, name);

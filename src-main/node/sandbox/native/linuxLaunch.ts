@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
@@ -125,6 +125,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     const outer = staging !== null || proxy !== null;
     const home = homeArgs(policy.workspace);
     const meta = join(policy.workspace, '.meta');
+    ensureMetaFolder(meta);
 
     // The command's user inside: the host user's uid, or 1000 for root, so it is never "root" even in its namespace.
     const identity = ['--uid', String(process.getuid?.() || 1000), '--gid', String(process.getgid?.() || 1000)];
@@ -206,5 +207,18 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
   } catch (error) {
     cleanUp();
     throw error;
+  }
+}
+
+/**
+ * The workspace's .meta must exist before a run starts: --ro-bind-try skips a missing one, and the run could then
+ * create it itself (plant a context.md the host would take for the user's, or make .meta a link the host would
+ * follow). Made empty here, it is bound read-only like any other.
+ */
+function ensureMetaFolder(meta: string): void {
+  try {
+    mkdirSync(meta);
+  } catch {
+    // There already (EEXIST), or the workspace cannot be written (then the run, as the same user, cannot create it either).
   }
 }

@@ -49,6 +49,8 @@ const str = (req: Request, key: string, optional = false): string | undefined =>
 
 /** Folders agents may read but never write: the shell maintains them (.meta/context.md, .meta/session.json). */
 const READ_ONLY_TOP = new Set(['.meta']);
+/** Case-insensitively: on a case-insensitive filesystem (macOS, Windows) ".META/context.md" is the same file. */
+const isReadOnlyTop = (relative: string): boolean => READ_ONLY_TOP.has(relative.split('/')[0].toLowerCase());
 
 /**
  * The omni.* host functions of one running agent, executed in the host. Every use is checked here, at the moment
@@ -221,10 +223,14 @@ export class AgentHostCalls implements Disposable {
     const { files, audit, agentId, sessionId } = this.o;
     const asked = files.lexical(req.path);
     this.authorize('files.write', asked);
-    if (READ_ONLY_TOP.has(asked.split('/')[0])) {
+    if (isReadOnlyTop(asked)) {
       throw new HostCallError('capability_denied', `"${asked}" is maintained by the shell and read-only to agents`, 'write elsewhere in the workspace');
     }
     const where = files.resolveForWrite(req.path, false, createOnly);
+    // The path as it really is, too: a link in the workspace ("meta-link" -> .meta) must not lead into .meta.
+    if (isReadOnlyTop(where.relative)) {
+      throw new HostCallError('capability_denied', `"${asked}" leads to "${where.relative}", which is maintained by the shell and read-only to agents`, 'write elsewhere in the workspace');
+    }
     this.authorizePath('files.write', asked, where.relative);
     const data = Buffer.from(str(req, 'data_b64')!, 'base64');
     const { relative, written } = createOnly ? files.create(req.path, data) : files.write(req.path, data);
