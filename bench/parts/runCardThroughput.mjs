@@ -27,8 +27,12 @@ function submitAndMeasure(viewSelector, need, capMs) {
     const cards = () => [...view.querySelectorAll('[data-testid="exec-run-card"]')].map((card) => card.dataset.runId);
     const before = new Set(cards());
     let runId;
+    let cardAt;
     const read = () => {
-      runId ??= cards().find((id) => !before.has(id));
+      if (runId === undefined) {
+        runId = cards().find((id) => !before.has(id));
+        if (runId !== undefined) cardAt = performance.now();
+      }
       const s = runId && window.__omniTerminalStats && window.__omniTerminalStats[runId];
       return s ? s.bytesParsed : 0;
     };
@@ -41,7 +45,7 @@ function submitAndMeasure(viewSelector, need, capMs) {
         const parsed = read();
         if (firstAt === undefined && parsed > 0) firstAt = now;
         if (parsed >= need || (firstAt !== undefined && now - firstAt > capMs) || (firstAt === undefined && now - spawnedAt > startTimeoutMs)) {
-          resolve({ runId, spawnedAt, firstAt: firstAt ?? now, t1: now, parsed, need, capped: parsed < need });
+          resolve({ runId, spawnedAt, cardAt: cardAt ?? now, firstAt: firstAt ?? now, t1: now, parsed, need, capped: parsed < need });
           return;
         }
         setTimeout(tick, ${POLL_MS});
@@ -121,6 +125,8 @@ export async function measureRunCard({ host, rpc, sessionId, home, payload, capM
       chars: run.parsed,
       mbPerSec: run.parsed / MB / (ms / 1000),
       firstByteMs: run.firstAt - run.spawnedAt,
+      /** Spawn → the card is in the DOM (the host has described the run to the page). */
+      cardShownMs: run.cardAt - run.spawnedAt,
       streamMbPerSec: run.parsed / MB / (streamMs / 1000),
       capped: run.capped,
       renderer,
