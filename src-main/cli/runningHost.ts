@@ -4,6 +4,7 @@ import { WebSocket } from 'ws';
 import { contract, type Contract } from '../../src-preload/contract';
 import { RpcClient } from '../../src-preload/rpc';
 import { WebSocketTransport } from '../server/webSocketTransport';
+import { isAlive } from '../node/base/processTable';
 
 /** Why a command that needs the running host of a home cannot reach it. Printed as is; exit code 3. */
 export class NoRunningHostError extends Error {}
@@ -14,14 +15,6 @@ interface HostFile {
   pid: number;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Reads `<home>/host.json`, which a running host writes (mode 0600) with its port and connection token, and checks

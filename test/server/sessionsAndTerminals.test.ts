@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TerminalEvent } from '../../src-preload/contract';
-import { isAlive } from '../../src-main/node/terminals/processTree';
+import { isAlive } from '../../src-main/node/base/processTable';
 import { tempDir, waitFor } from '../helpers';
 import { connectClient, hostWithWorkspace, startTestHost } from './connect';
 

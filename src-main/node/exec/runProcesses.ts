@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { addDescendants, readProcTable, signalQuietly as signal } from '../base/processTable';
 
 /**
  * Every process of a run carries this variable, so the run's processes can be found even after they left its
@@ -6,13 +7,6 @@ import { readdirSync, readFileSync } from 'node:fs';
  * environment and escapes the group loses the mark: the native sandbox's pid namespace is what holds such a one.
  */
 export const RUN_MARKER = 'OMNI_RUN_ID';
-
-interface ProcEntry {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  sid: number;
-}
 
 function hasMarker(pid: number, marker: Buffer): boolean {
   try {
@@ -38,25 +32,12 @@ export type GroupTrust = 'ours' | 'if-marked';
 export function runProcesses(runId: string, pgid: number | null, group: GroupTrust = 'ours'): number[] {
   if (process.platform !== 'linux') return [];
   const marker = Buffer.from(`${RUN_MARKER}=${runId}\0`);
-  const table: ProcEntry[] = [];
+  const table = readProcTable().filter((entry) => entry.pid !== process.pid && entry.state !== 'Z' && entry.state !== 'X');
   const members = new Set<number>();
   const inGroup: number[] = [];
   let groupMarked = false;
-  for (const name of readdirSync('/proc')) {
-    if (name.charCodeAt(0) > 57 || name.charCodeAt(0) < 48) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-    } catch {
-      continue; // ended while we looked
-    }
-    // The command name is in parentheses and may contain anything: the fields start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z' || fields[0] === 'X') continue;
-    const entry = { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]) };
-    table.push(entry);
+  for (const entry of table) {
+    const { pid } = entry;
     const marked = hasMarker(pid, marker);
     if (marked) members.add(pid);
     if (pgid !== null && (entry.pgid === pgid || entry.sid === pgid)) {
@@ -65,34 +46,8 @@ export function runProcesses(runId: string, pgid: number | null, group: GroupTru
     }
   }
   if (group === 'ours' || groupMarked) for (const pid of inGroup) members.add(pid);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const entry of table) {
-      if (!members.has(entry.pid) && members.has(entry.ppid)) {
-        members.add(entry.pid);
-        grew = true;
-      }
-    }
-  }
+  addDescendants(table, members);
   return [...members];
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // Already gone.
-  }
-}
-
-/** True while the process group has a member (zombies included). */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

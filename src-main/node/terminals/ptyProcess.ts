@@ -3,7 +3,8 @@ import type * as NodePty from 'node-pty';
 import { StringDecoder } from 'node:string_decoder';
 import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc';
 import { loadNative } from '../base/native';
-import { isAlive, killTree } from './processTree';
+import { isAlive } from '../base/processTable';
+import { killTree } from './processTree';
 
 const FLUSH_DELAY_MS = 5;
 const FLUSH_CHARS = 256 * 1024;

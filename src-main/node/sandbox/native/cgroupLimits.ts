@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAlive } from '../../base/processTable';
 
 /**
  * Per-run cgroups for the limits a run asks for. Both layouts exist in the wild: cgroup v1 (a hierarchy per
@@ -276,18 +277,10 @@ export function sweepStaleCgroups(support: CgroupSupport): void {
     const stale = names
       .filter((name) => {
         const match = /^omni-run-(\d+)-/.exec(name);
-        return match !== null && !processAlive(Number(match[1]));
+        return match !== null && !isAlive(Number(match[1]));
       })
       .map((name) => join(place.parent, name));
     if (stale.length > 0) removeDirs(stale);
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

@@ -1,6 +1,7 @@
 import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { StagedCommitError } from './nativeSandboxErrors';
+import { isAlive } from '../../base/processTable';
 
 /**
  * A run's writes, held back until it succeeds. The workspace is the lower layer of an overlay mounted inside the
@@ -142,7 +143,7 @@ export function sweepStaleRunDirs(root: string): void {
   }
   for (const name of names) {
     const match = /^omni-native-(?:etc-)?(\d+)-/.exec(name);
-    if (!match || Number(match[1]) === process.pid || processAlive(Number(match[1]))) continue;
+    if (!match || Number(match[1]) === process.pid || isAlive(Number(match[1]))) continue;
     try {
       removeRunDir(join(root, name));
     } catch {
@@ -151,11 +152,3 @@ export function sweepStaleRunDirs(root: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
