@@ -20,6 +20,11 @@ import { callingGuest, wat, type GuestResponse } from './guests';
 
 const AGENT = 'builder';
 const code = (r: GuestResponse) => (r.ok ? 'ok' : r.error.code);
+/** The body of a successful answer, as the shell tool's result. */
+function answered<T>(response: GuestResponse): T {
+  assert.ok(response.ok, JSON.stringify(response));
+  return response as unknown as T;
+}
 
 describe('omni.shell: commands an agent runs', () => {
   const dir = tempDir('agent-shell');
@@ -93,7 +98,7 @@ describe('omni.shell: commands an agent runs', () => {
         ['process.exec', '["/bin/sh","-c","rm -rf .."] in .', 'run ["/bin/sh","-c","rm -rf .."] in .'],
       ],
     );
-    const ran = responses[0] as { status: string; exit_code: number; stdout: string; run_id: string };
+    const ran = answered<{ status: string; exit_code: number; stdout: string; run_id: string }>(responses[0]);
     assert.equal(ran.status, 'exited');
     assert.equal(ran.exit_code, 0);
     assert.equal(ran.stdout, `built\n${join(workspace, 'src')}\n`);
@@ -117,7 +122,7 @@ describe('omni.shell: commands an agent runs', () => {
     // The path's folder is above the workspace, so inside the sandbox it lies in the run's private /tmp: the write
     // may "succeed" there, and nothing reaches the machine.
     assert.equal(existsSync(outside), false);
-    assert.equal((responses[1] as { exit_code: number }).exit_code, 3);
+    assert.equal(answered<{ exit_code: number }>(responses[1]).exit_code, 3);
     assert.equal(existsSync(join(workspace, 'partial.txt')), false);
   });
 
