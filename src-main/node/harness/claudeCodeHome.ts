@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './writeFileAtomic';
+import { writeFileDurably } from '../base/durableWrite';
 
 /** Our own Claude Code config dir (CLAUDE_CONFIG_DIR) under the harness home; the user's ~/.claude stays untouched. */
 export function claudeConfigDir(aspHome: string): string {
@@ -42,7 +42,8 @@ export function materializeClaudeCodeHome(configDir: string, cwd: string, apiKey
       : {}),
     projects: { ...projects, [cwd]: { ...project, hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
   };
-  writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+  // Mode 0600: the CLIs keep their own state (and, for Claude Code, approved key tails) here.
+  writeFileDurably(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   return warnings;
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { writeFileAtomic } from './writeFileAtomic';
+import { writeFileDurably } from '../base/durableWrite';
 
 /** Our own CODEX_HOME under the harness home; the user's ~/.codex stays untouched. */
 export function codexHomeDir(aspHome: string): string {
@@ -50,6 +50,7 @@ export function materializeCodexHome(codexHome: string, cwd: string, endpoint?: 
       omni: { name: 'Omniscient Shell', base_url: endpoint.baseUrl, env_key: endpoint.envKey ?? 'OPENAI_API_KEY', wire_api: 'responses' },
     };
   }
-  writeFileAtomic(file, stringify(next));
+  // Mode 0600: the CLIs keep their own state (and, for Claude Code, approved key tails) here.
+  writeFileDurably(file, stringify(next), { mode: 0o600 });
   return warnings;
 }

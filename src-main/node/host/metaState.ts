@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { renameSync } from 'node:fs';
 import { acquireFileLock, LockLostError, removeDeadLockLeftovers, type HeldLock } from './fileLock';
-import { removeLeftoverTemps, syncFolder, writeFileDurably } from './durableWrite';
+import { removeLeftoverTemps, syncFolder, writeFileDurably } from '../base/durableWrite';
 import { ensureMetaDir, metaPaths, readMetaFile, type MetaPaths } from './metaFiles';
 import { initialSessionState, parseSessionState, type SessionState } from './sessionState';
 import { setAtKey } from './stateKey';

@@ -1,6 +1,7 @@
-import { closeSync, constants, copyFileSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { stringify } from 'smol-toml';
+import { writeFileDurably } from '../../base/durableWrite';
 import type { ManifestIssue } from './manifestIssue';
 import { ManifestIssues } from './manifestIssues';
 import { migrateManifestTable, type MigrationResult } from './manifestMigrations';
@@ -50,7 +51,7 @@ export function migrateManifestFile(agentFolder: string, options: { dryRun?: boo
   if (options.dryRun) return { status: 'migrated', file, dryRun: true, migration, text: newText, backup: null };
   // COPYFILE_EXCL: should another migrate have taken the name meanwhile, fail rather than overwrite its backup.
   copyFileSync(file, backup, constants.COPYFILE_EXCL);
-  writeAtomically(file, newText);
+  writeFileDurably(file, newText);
   return { status: 'migrated', file, dryRun: false, migration, text: newText, backup };
 }
 
@@ -70,16 +71,4 @@ function freeBackupPath(file: string): string {
     const target = `${file}.bak${n === 0 ? '' : `.${n}`}`;
     if (!existsSync(target)) return target;
   }
-}
-
-function writeAtomically(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o644);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, file);
 }
