@@ -84,6 +84,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     }),
   );
 
+  const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
   // Process runs (the shell tool): the user's run as asked, an agent's inside the native sandbox.
   const nativeSandbox = createNativeSandbox({
     appHome: options.home,
@@ -94,7 +95,6 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     launcher: agentRunLauncher({ sandbox: nativeSandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
     onError: (error) => log.error('exec:', error),
   });
-  const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
   const agents = owner.add(
     new AgentRuntime({
       registry,
