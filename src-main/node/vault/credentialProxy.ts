@@ -1,6 +1,9 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Disposable } from '../../../src-preload/rpc';
 import type { LedgerAppend } from '../ledger/ledger';
 import type { UsableCredential } from './connections';
@@ -14,6 +17,8 @@ export interface CredentialProxyOptions {
   credentialFor: (connectionId: string) => Promise<UsableCredential>;
   providers: Pick<ProviderRegistry, 'get'>;
   audit: (entry: LedgerAppend) => void;
+  /** Where the private folder for the unix socket is made (default: the OS temp dir; keep it short, ≤ ~90 chars). */
+  socketParent?: string;
 }
 
 /** Headers that belong to one connection, or that carry the dummy key: never forwarded. */
@@ -39,30 +44,55 @@ const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-
  * real credential, and forwards to the provider's API with the response streamed through chunk by chunk (SSE keeps
  * working). When the handle ends, requests in flight under it are cut at once and the next one is refused with a
  * clear error. Every request is one ledger entry: method, host, path, status, bytes; never headers or bodies.
+ *
+ * It answers the same way on a unix socket (0600, in a 0700 folder of its own): a process in the native sandbox,
+ * which has a network namespace of its own, reaches it through a bridge there (LaunchPolicy.localServices, see
+ * bridge) that listens on the same port number inside, so the base URL from envFor works unchanged.
  */
 export class CredentialProxy implements Disposable {
-  private readonly server: http.Server;
+  private readonly tcp: http.Server;
+  private readonly unix: http.Server;
   private readonly inFlight = new Set<() => void>();
 
-  private constructor(private readonly o: CredentialProxyOptions) {
-    this.server = http.createServer((req, res) => void this.handle(req, res));
-    // Streams can be long (a model thinking): no idle timeout on the proxy's side; the upstream's own applies.
-    this.server.requestTimeout = 0;
-    this.server.headersTimeout = 30_000;
+  private constructor(
+    private readonly o: CredentialProxyOptions,
+    private readonly socketDir: string,
+  ) {
+    this.tcp = this.makeServer();
+    this.unix = this.makeServer();
   }
 
   static async start(options: CredentialProxyOptions): Promise<CredentialProxy> {
-    const proxy = new CredentialProxy(options);
-    await new Promise<void>((resolve, reject) => {
-      proxy.server.once('error', reject);
-      proxy.server.listen(0, '127.0.0.1', () => resolve());
-    });
+    const proxy = new CredentialProxy(options, mkdtempSync(join(options.socketParent ?? tmpdir(), 'omni-credproxy-')));
+    try {
+      await listen(proxy.tcp, { port: 0, host: '127.0.0.1' });
+      // umask-independent: only the user may connect (the folder, 0700 from mkdtemp, already keeps others out).
+      await listen(proxy.unix, { path: proxy.socketPath });
+      chmodSync(proxy.socketPath, 0o600);
+    } catch (error) {
+      proxy.dispose();
+      throw error;
+    }
     return proxy;
   }
 
   /** http://127.0.0.1:<port> */
   get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get port(): number {
+    return (this.tcp.address() as AddressInfo).port;
+  }
+
+  /** The unix socket the proxy also answers on. */
+  get socketPath(): string {
+    return join(this.socketDir, 'proxy.sock');
+  }
+
+  /** What a sandboxed run puts in LaunchPolicy.localServices to reach this proxy at the same origin. */
+  get bridge(): { port: number; socketPath: string } {
+    return { port: this.port, socketPath: this.socketPath };
   }
 
   /**
@@ -82,8 +112,19 @@ export class CredentialProxy implements Disposable {
 
   dispose(): void {
     for (const cut of [...this.inFlight]) cut();
-    this.server.close();
-    this.server.closeAllConnections();
+    for (const server of [this.tcp, this.unix]) {
+      server.close();
+      server.closeAllConnections();
+    }
+    rmSync(this.socketDir, { recursive: true, force: true });
+  }
+
+  private makeServer(): http.Server {
+    const server = http.createServer((req, res) => void this.handle(req, res));
+    // Streams can be long (a model thinking): no idle timeout on the proxy's side; the upstream's own applies.
+    server.requestTimeout = 0;
+    server.headersTimeout = 30_000;
+    return server;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -209,6 +250,16 @@ export class CredentialProxy implements Disposable {
       payload: { handleId: record?.handleId ?? null, connectionId: record?.connectionId ?? null, method, host, path, status, bytesUp, bytesDown, outcome },
     });
   }
+}
+
+function listen(server: http.Server, where: { port: number; host: string } | { path: string }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** The dummy key from `x-api-key` (Anthropic clients) or `Authorization: Bearer` (OpenAI clients). */

@@ -51,13 +51,27 @@ export class CredentialServices implements Disposable {
    */
   async proxyEnvFor(handle: string): Promise<Record<string, string>> {
     if (this.disposed) throw new Error('the credential services are shut down');
-    this.proxy ??= CredentialProxy.start({
+    this.proxy ??= this.startProxy();
+    return (await this.proxy).envFor(handle);
+  }
+
+  private startProxy(): Promise<CredentialProxy> {
+    return CredentialProxy.start({
       handles: this.connections.handles,
       credentialFor: (id) => this.connections.credentialFor(id),
       providers: this.providers,
       audit: (entry) => this.o.ledger.append(entry),
     });
-    return (await this.proxy).envFor(handle);
+  }
+
+  /**
+   * Where the credential proxy's unix socket is and the port its base URLs name: a native-sandbox run given this in
+   * LaunchPolicy.localServices reaches the proxy at the URL proxyEnvFor hands out.
+   */
+  async proxyBridge(): Promise<{ port: number; socketPath: string }> {
+    if (this.disposed) throw new Error('the credential services are shut down');
+    this.proxy ??= this.startProxy();
+    return (await this.proxy).bridge;
   }
 
   dispose(): void {
