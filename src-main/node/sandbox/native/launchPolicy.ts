@@ -25,6 +25,18 @@ export interface NetworkGrant {
   onRequest?(event: NetworkRequestEvent): void;
 }
 
+/**
+ * A service on the host the run may reach although it has no network: the sandbox listens on 127.0.0.1:<port> in its
+ * own network namespace and forwards each connection to the unix socket (the credential proxy's, say), so a base URL
+ * the host handed out as http://127.0.0.1:<port>/… works unchanged inside.
+ */
+export interface LocalService {
+  /** 1–65535, not 3128 (the allowlist proxy's) and not twice in one policy. */
+  port: number;
+  /** Absolute path of the host's unix socket the service listens on. */
+  socketPath: string;
+}
+
 export interface ResourceLimits {
   /** CPU time per process (RLIMIT_CPU): a backstop against a runaway loop; the run's timeout is the real bound. */
   cpuSeconds?: number;
@@ -50,6 +62,8 @@ export interface LaunchPolicy {
   env: Readonly<Record<string, string>>;
   /** null: no network at all (only the sandbox's own loopback). */
   network: NetworkGrant | null;
+  /** Host services reachable on the sandbox's 127.0.0.1 (Linux only so far: macOS refuses a policy with them). */
+  localServices?: readonly LocalService[];
   resources: ResourceLimits;
   /**
    * Absolute paths the command may read but not write, besides the system and the workspace: a native agent's own

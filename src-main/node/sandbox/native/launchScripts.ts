@@ -6,9 +6,6 @@
 
 /** The port the bridge listens on inside the sandbox's own network namespace (only the run can reach it). */
 export const BRIDGE_PORT = 3128;
-/** 127.0.0.1:3128 as /proc/net/tcp writes it, listening (state 0A). */
-const BRIDGE_LOCAL = `0100007F:${BRIDGE_PORT.toString(16).toUpperCase().padStart(4, '0')}`;
-
 /**
  * The first steps of whichever script runs first: join the run's cgroups (so every process the run ever starts is
  * inside them: nothing of the run has forked yet), set RLIMIT_CPU, open the seccomp program on fd 9.
@@ -36,49 +33,56 @@ export function hostScript(bash: boolean): string {
 
 /**
  * Runs inside the outer bwrap (its own user, mount and network namespaces; no seccomp yet), when the run stages its
- * writes or has a network grant: starts the proxy bridge (socat: TCP 127.0.0.1:3128 → the host proxy's unix socket),
- * mounts the overlay over the workspace meanwhile, waits until the bridge listens, runs the inner bwrap, then writes
- * the staging manifest (see stagedWrites.ts) and exits with the command's status.
+ * writes, has a network grant or reaches a host service: starts one bridge per socket (socat: TCP 127.0.0.1:<port> →
+ * a unix socket on the host: the allowlist proxy's on 3128, a local service's such as the credential proxy on its own
+ * port), mounts the overlay over the workspace meanwhile, waits until every bridge listens, runs the inner bwrap, then
+ * writes the staging manifest (see stagedWrites.ts) and exits with the command's status. socat runs here, before the
+ * command's seccomp filter, which still refuses AF_UNIX to the command.
  *
  * The outer layer shares the host's pid namespace on purpose: the inner bwrap, root in the outer user namespace,
- * finds its child under /proc by pid, and /proc here is the host's. The bridge ends with this script (killed at the
+ * finds its child under /proc by pid, and /proc here is the host's. The bridges end with this script (killed at the
  * end; setpriv --pdeathsig, where installed, kills it if this script is killed; a kill of the run's process group
  * reaches it too).
  *
  * It does the setup itself (the outer bwrap is what the caller spawns: one process fewer to start), so the outer
  * bwrap's own process is the only one outside the run's cgroups.
- * Arguments: setup, then <workspace> <upper | -> <work | -> <manifest | -> <proxy socket | -> <setpriv | ->
+ * Arguments: setup, then <workspace> <upper | -> <work | -> <manifest | -> <setpriv | -> <n> (<port> <socket>)×n
  * <inner bwrap argv...>
  */
 const OUTER_BODY = [
-  'ws=$1 up=$2 wk=$3 manifest=$4 sock=$5 setpriv=$6; shift 6',
-  'bridge=',
-  'if [ "$sock" != - ]; then',
-  `  if [ "$setpriv" != - ]; then "$setpriv" --pdeathsig KILL -- socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &`,
-  `  else socat TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 & fi`,
-  '  bridge=$!',
-  'fi',
+  'ws=$1 up=$2 wk=$3 manifest=$4 setpriv=$5 n=$6; shift 6',
+  // bridges: socat's pids; want: each bridge's address as /proc/net/tcp writes it (127.0.0.1:3128 is 0100007F:0C38).
+  'bridges= want=',
+  'while [ "$n" -gt 0 ]; do',
+  '  port=$1 sock=$2; shift 2; n=$((n - 1))',
+  '  if [ "$setpriv" != - ]; then "$setpriv" --pdeathsig KILL -- socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &',
+  '  else socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 & fi',
+  '  bridges="$bridges $!"',
+  '  want="$want $(printf "0100007F:%04X" "$port")"',
+  'done',
   'if [ "$up" != - ]; then',
   '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
   'fi',
-  'if [ "$sock" = - ]; then',
+  'if [ -z "$want" ]; then',
   '  "$@"',
   'else',
   // The inner bwrap sets up its namespaces while the bridge starts; it waits (--block-fd 8, before running the
-  // command) for the byte this loop writes once socat listens. If the bridge never listens, no byte comes, the
-  // command runs without a bridge: no network at all, which is the safe way to fail.
+  // command) for the byte this loop writes once every socat listens. If a bridge never listens, no byte comes, the
+  // command runs without it: that service unreachable, which is the safe way to fail.
   '  bw=$1; shift; exec 3<&0',
   '  {',
   '    ready=; tries=0',
   '    while [ -z "$ready" ]; do',
-  `      while read -r _ local _ state _; do [ "$local" = ${BRIDGE_LOCAL} ] && [ "$state" = 0A ] && ready=1; done < /proc/net/tcp`,
-  '      tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: the network bridge did not start" >&2; exit 0; }',
+  '      listening=" "',
+  '      while read -r _ local _ state _; do [ "$state" = 0A ] && listening="$listening$local "; done < /proc/net/tcp',
+  '      ready=1; for w in $want; do case $listening in *" $w "*) ;; *) ready= ;; esac; done',
+  '      tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: a bridge to the host did not start" >&2; exit 0; }',
   '    done',
   '    echo go',
   '  } | { "$bw" --block-fd 8 "$@" 8<&0 0<&3 3<&-; }',
   'fi',
   'status=$?',
-  'if [ -n "$bridge" ]; then kill "$bridge" 2>/dev/null; fi',
+  'if [ -n "$bridges" ]; then kill $bridges 2>/dev/null; fi',
   'if [ "$manifest" != - ]; then',
   // Nothing written (the upper layer is empty): an empty manifest, without starting find.
   '  set -- "$up"/* "$up"/.[!.]* "$up"/..?*',

@@ -15,8 +15,8 @@ import { commitStaging, prepareStaging, removeRunDir, type StagingDirs } from '.
  * descriptors, joins the run's cgroups, sets RLIMIT_CPU and opens the seccomp program on fd 9 (launchScripts.ts):
  *
  *   plain run:   script → bwrap (user+pid+net+ipc+uts namespaces, read-only system, seccomp) → command
- *   staged or
- *   networked:   bwrap "outer" (user+net namespaces, root there, the host's filesystem and pids) → script (the same
+ *   staged, networked
+ *   or bridged:  bwrap "outer" (user+net namespaces, root there, the host's filesystem and pids) → script (the same
  *                setup; mounts the overlay, starts the socat bridge) → bwrap "inner" (as above, sharing the outer's
  *                network namespace) → command
  *
@@ -53,6 +53,10 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
   }
   if (policy.network && !probe.socatPath) {
     throw new NativeSandboxUnavailableError('socat_missing', 'the run has a network grant but socat (the bridge to the allowlist proxy) is not installed', 'install socat (apt-get install socat), or run without network');
+  }
+  const localServices = policy.localServices ?? [];
+  if (localServices.length > 0 && !probe.socatPath) {
+    throw new NativeSandboxUnavailableError('socat_missing', 'the run reaches a host service (localServices) but socat (the bridge to it) is not installed', 'install socat (apt-get install socat), or run without localServices');
   }
   if (policy.stageWrites && !probe.overlay) {
     throw new NativeSandboxUnavailableError('overlay_unavailable', 'staged writes need overlayfs in a user namespace, which this kernel refuses', 'use Linux 5.11 or newer, or run without staged writes');
@@ -122,7 +126,9 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     }
 
     const staging: StagingDirs | null = policy.stageWrites ? prepareStaging(runDir, policy.workspace) : null;
-    const outer = staging !== null || proxy !== null;
+    // Each bridge: socat in the outer layer, TCP 127.0.0.1:<port> → the host's unix socket.
+    const bridges = [...(proxy ? [{ port: BRIDGE_PORT, socketPath }] : []), ...localServices];
+    const outer = staging !== null || bridges.length > 0;
     const home = homeArgs(policy.workspace);
     const meta = join(policy.workspace, '.meta');
     ensureMetaFolder(meta);
@@ -159,7 +165,8 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
           '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--die-with-parent',
           '--dev-bind', '/', '/', '--cap-add', 'ALL',
           '--', shell, '-c', outerScript(probe.bashPath !== null), 'omni-sandbox-outer', ...setupArgs,
-          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', proxy ? socketPath : '-', probe.setprivPath ?? '-',
+          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', probe.setprivPath ?? '-',
+          String(bridges.length), ...bridges.flatMap((bridge) => [String(bridge.port), bridge.socketPath]),
           bwrap, ...inner,
         ]
       : [shell, '-c', hostScript(probe.bashPath !== null), 'omni-sandbox', ...setupArgs, bwrap, ...inner];
@@ -168,13 +175,17 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     for (const name of [...PROXY_VARIABLES, 'NO_PROXY', 'no_proxy']) delete env[name];
     if (proxy) {
       for (const name of PROXY_VARIABLES) env[name] = `http://127.0.0.1:${BRIDGE_PORT}`;
-      env.NO_PROXY = '';
-      env.no_proxy = '';
+      // The host services are reached directly on the sandbox's loopback, never through the allowlist proxy
+      // (which refuses loopback); nothing else listens there.
+      const direct = localServices.length > 0 ? '127.0.0.1,localhost' : '';
+      env.NO_PROXY = direct;
+      env.no_proxy = direct;
     }
 
     const enforced = [
       'bwrap', 'userns', 'pidns', 'netns', 'seccomp', 'fs:read-only-system', 'fs:workspace-only-writable', 'fs:secrets-hidden',
       proxy ? 'network:allowlist-proxy' : 'network:none',
+      ...localServices.map((service) => `local-service:${service.port}`),
       ...(cgroup?.enforced ?? []),
       ...(cpuSeconds ? ['rlimit:cpu'] : []),
       ...(staging ? ['staged-writes'] : []),

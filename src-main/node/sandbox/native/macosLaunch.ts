@@ -21,6 +21,9 @@ export async function prepareMacosLaunch(policy: LaunchPolicy, context: MacosLau
   if (policy.stageWrites) {
     throw new NativeSandboxUnavailableError('overlay_unavailable', 'staged writes are not implemented on macOS yet', 'run without staged writes (see docs/native-sandbox.md for the plan)');
   }
+  if (policy.localServices?.length) {
+    throw new NativeSandboxUnavailableError('unsupported_platform', 'host services (localServices) are bridged only on Linux so far', 'run without localServices on macOS');
+  }
   const runDir = mkdtempSync(join(context.stagingRoot, `omni-native-${process.pid}-`));
   let proxy: EgressProxy | null = null;
   try {

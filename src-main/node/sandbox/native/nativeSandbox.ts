@@ -71,5 +71,5 @@ export function createNativeSandbox(options: NativeSandboxOptions = {}): NativeS
 }
 
 export { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
-export type { LaunchPolicy, NetworkGrant, NetworkRequestEvent, PreparedLaunch, ResourceLimits } from './launchPolicy';
+export type { LaunchPolicy, LocalService, NetworkGrant, NetworkRequestEvent, PreparedLaunch, ResourceLimits } from './launchPolicy';
 export type { ProbeItem, SandboxProbe } from './probeSandbox';

@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { BRIDGE_PORT } from './launchScripts';
 import { NativeSandboxPolicyError } from './nativeSandboxErrors';
 import type { LaunchPolicy } from './launchPolicy';
 import { isInside } from './sandboxMounts';
@@ -52,5 +53,19 @@ export function validatePolicy(policy: LaunchPolicy): void {
   }
   for (const path of policy.hiddenPaths ?? []) {
     if (!isAbsolute(path)) throw new NativeSandboxPolicyError('hiddenPaths', `"${path}" is not an absolute path`, 'pass absolute paths');
+  }
+  const ports = new Set<number>();
+  for (const service of policy.localServices ?? []) {
+    const { port, socketPath } = service ?? {};
+    if (!(Number.isSafeInteger(port) && port >= 1 && port <= 65535)) {
+      throw new NativeSandboxPolicyError('localServices', `port ${String(port)} is not a TCP port`, 'pass the port the service listens on (1–65535)');
+    }
+    if (port === BRIDGE_PORT || ports.has(port)) {
+      throw new NativeSandboxPolicyError('localServices', `port ${port} is already taken inside the sandbox${port === BRIDGE_PORT ? ' (the allowlist proxy)' : ''}`, 'give each service its own port, not 3128');
+    }
+    ports.add(port);
+    if (typeof socketPath !== 'string' || !isAbsolute(socketPath)) {
+      throw new NativeSandboxPolicyError('localServices', `"${String(socketPath)}" is not an absolute socket path`, 'pass the absolute path of the unix socket the service listens on');
+    }
   }
 }
