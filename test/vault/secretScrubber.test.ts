@@ -138,3 +138,17 @@ test('a registration made after the scrubber was built is honoured at the next s
   registration.dispose();
   assert.deepEqual(scrubber.scrubPayload({ v: value }), { v: value });
 });
+
+test('"sk-" inside a word is not a key ("task-1234567890abcdefghij" is kept); "sk-" keys where a token starts still go', () => {
+  const { scrubber } = setup();
+  const slug = 'task-1234567890abcdefghij';
+  assert.equal(scrubber.scrubText(`npm run ${slug}`), `npm run ${slug}`);
+  const payload = { argv: ['npm', 'run', slug], cwd: `/work/${slug}` };
+  assert.equal(scrubber.scrubPayload(payload), payload);
+  const legacy = `sk-${'a1B2c3D4'.repeat(6)}`;
+  const project = `sk-proj-${'Zy9_xW8-'.repeat(6)}`;
+  const anthropic = `sk-ant-api03-${'Qr7sT6uV'.repeat(12)}AA`;
+  assert.equal(scrubber.scrubText(legacy), '[REDACTED:openai-key]');
+  assert.equal(scrubber.scrubText(`key=${project}; "${legacy}" /${anthropic}`), 'key=[REDACTED:openai-key]; "[REDACTED:openai-key]" /[REDACTED:anthropic-key]');
+  assert.deepEqual(scrubber.scrubPayload({ argv: ['curl', '-H', `x: ${legacy}`, slug] }), { argv: ['curl', '-H', 'x: [REDACTED:openai-key]', slug] });
+});

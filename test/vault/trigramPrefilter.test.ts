@@ -109,4 +109,12 @@ test('the anchors expand to their three-character starts; an anchor the prefilte
     assert.throws(() => leadingTrigrams(source), why, source);
   }
   assert.throws(() => TrigramPrefilter.forLiterals(['ab']), /at least 3 characters/);
+  assert.throws(() => leadingTrigrams('(?<![a-z]x)abc'), /lookbehind other than/);
+});
+
+test('a (?<![set]) in an anchor adds no start but is checked: "sk-" counts only where a token can start', () => {
+  assert.deepEqual([...leadingTrigrams('(?<![A-Za-z0-9_-])sk-|ghp')].sort(), ['ghp', 'sk-']);
+  const prefilter = TrigramPrefilter.forExpression('(?<![A-Za-z0-9_-])sk-');
+  for (const text of ['task-1234567890abcdefghij', 'disk-full', 'x_sk-1', 'a-sk-b']) assert.equal(prefilter.test(text), false, text);
+  for (const text of ['sk-abc', 'key sk-abc', '"sk-abc"', 'k=sk-abc', '/sk-abc', 'task-1 sk-abc']) assert.equal(prefilter.test(text), true, text);
 });

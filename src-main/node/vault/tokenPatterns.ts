@@ -21,8 +21,10 @@ export interface TokenPattern {
    * A plain expression that finds something in every text the pattern matches (usually its literal prefix). Texts
    * in which no anchor occurs, nearly all of them, are passed over after one cheap search; the full patterns run
    * only on the rest. Must never miss where `source` matches: a test checks it against samples of every shape.
-   * Written with literals, `[sets]`, `(?:groups)` and `|` only, each alternative at least three characters long:
-   * the scrubber turns the anchors into a trigram prefilter (trigramPrefilter.ts), which refuses anything else.
+   * Written with literals, `[sets]`, `(?:groups)`, `|` and `(?<![set])` only, each alternative at least three
+   * characters long: the scrubber turns the anchors into a trigram prefilter (trigramPrefilter.ts), which refuses
+   * anything else. A short anchor that ordinary words contain ("sk-" in "task-1") starts with the pattern's own
+   * START, so those words do not send the text down the slow path.
    */
   readonly anchor: string;
   /** A second look at a match, for shapes that ordinary words can also take; false leaves the match as it is. */
@@ -47,10 +49,10 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
     source: '-----BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----|$)',
   },
   { label: 'github-token', anchor: 'gh[pousr]_|github_pat_', source: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})` },
-  { label: 'anthropic-key', anchor: 'sk-ant-', source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
+  { label: 'anthropic-key', anchor: `${START}sk-ant-`, source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
   {
     label: 'openai-key',
-    anchor: 'sk-',
+    anchor: `${START}sk-`,
     source: `${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
     // "sk-" followed by a long hyphenated word is prose or a slug; real keys mix letters and digits.
     accept: (match) => hasDigitAndLetter(match.slice(3)),

@@ -28,7 +28,8 @@ export class TrigramPrefilter {
   /**
    * For an expression in the plain subset anchors are written in (literals, escaped punctuation, `[...]` sets and
    * ranges, `(?:...)` groups, `|`; no quantifiers), whose every alternative is at least three characters long.
-   * Anything else is refused with an error naming what it met, so an anchor the prefilter cannot represent fails at
+   * A `(?<![set])` lookbehind may stand anywhere: it adds nothing to the starts and is checked by the expression.
+ * Anything else is refused with an error naming what it met, so an anchor the prefilter cannot represent fails at
    * start-up (and in the tests), never by missing a token.
    */
   static forExpression(source: string): TrigramPrefilter {
@@ -107,7 +108,7 @@ class AnchorParser {
   }
 
   error(what: string): Error {
-    return new Error(`cannot prefilter /${this.source}/: ${what} at offset ${this.at} (anchors use literals, [sets], (?:groups) and |)`);
+    return new Error(`cannot prefilter /${this.source}/: ${what} at offset ${this.at} (anchors use literals, [sets], (?:groups), (?<![sets]) and |)`);
   }
 
   alternatives(): Alternatives {
@@ -128,7 +129,15 @@ class AnchorParser {
   private atom(): Atom {
     const char = this.source[this.at];
     let atom: Atom;
-    if (char === '(') {
+    if (this.source.startsWith('(?<![', this.at)) {
+      // "Not after one of these": zero-width, so it adds no character to the starts. It only narrows where the
+      // expression (which does keep it) confirms a start: "sk-" in "task-12" is passed over without further work.
+      this.at += 4;
+      this.set();
+      if (this.source[this.at] !== ')') throw this.error('a lookbehind other than (?<![set])');
+      this.at++;
+      atom = { chars: [''] };
+    } else if (char === '(') {
       if (!this.source.startsWith('(?:', this.at)) throw this.error('a group other than (?:...)');
       this.at += 3;
       const group = this.alternatives();
