@@ -9,14 +9,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { exportLedger } from '../../src-main/node/ledger/ledgerExport';
-import { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
-import type { Provider } from '../../src-main/node/vault/providers';
+import type { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
 import { Secret } from '../../src-main/node/vault/secret';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { assertNoCanaryIn, randomText, TOKEN_SHAPES, type Canary } from './canaries';
 import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
 import { STREAMING_CLIENT } from './streamingClient';
-import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { localAnthropic, startFixtureProxy, vaultFixture, type VaultFixture } from './vaultFixture';
 
 const CANARY_COUNT = 50;
 const SESSION = 'ses_canaryProxy01';
@@ -72,22 +71,8 @@ if (needsPrivateKeyring) {
 
     before(async () => {
       upstream = await startFakeUpstream();
-      const anthropicLocal: Provider = {
-        kind: 'api_key',
-        id: 'anthropic-local',
-        name: 'Anthropic (local stand-in)',
-        placement: 'x-api-key',
-        apiDomains: ['127.0.0.1'],
-        apiBaseUrl: upstream.origin,
-        proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
-      };
-      fixture = await vaultFixture({ providers: [anthropicLocal] });
-      proxy = await CredentialProxy.start({
-        handles: fixture.connections.handles,
-        credentialFor: (id) => fixture.connections.credentialFor(id),
-        providers: fixture.providers,
-        audit: (entry) => fixture.ledger.append(entry),
-      });
+      fixture = await vaultFixture({ providers: [localAnthropic(upstream.origin)] });
+      proxy = await startFixtureProxy(fixture);
     });
     after(async () => {
       proxy.dispose();

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
-import type { Provider } from '../../src-main/node/vault/providers';
+import type { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
 import { Secret } from '../../src-main/node/vault/secret';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
 import { STREAMING_CLIENT } from './streamingClient';
-import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { localAnthropic, startFixtureProxy, vaultFixture, type VaultFixture } from './vaultFixture';
 
 const AGENT = 'native-coder';
 const SESSION = 'ses_proxyTest0001';
@@ -68,23 +67,8 @@ if (needsPrivateKeyring) {
     before(async () => {
       upstream = await startFakeUpstream();
       upstream.accept(realKey, 'the-real-key');
-      // Anthropic's API shape on the local upstream: the key goes in x-api-key.
-      const anthropicLocal: Provider = {
-        kind: 'api_key',
-        id: 'anthropic-local',
-        name: 'Anthropic (local stand-in)',
-        placement: 'x-api-key',
-        apiDomains: ['127.0.0.1'],
-        apiBaseUrl: upstream.origin,
-        proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
-      };
-      fixture = await vaultFixture({ providers: [anthropicLocal] });
-      proxy = await CredentialProxy.start({
-        handles: fixture.connections.handles,
-        credentialFor: (id) => fixture.connections.credentialFor(id),
-        providers: fixture.providers,
-        audit: (entry) => fixture.ledger.append(entry),
-      });
+      fixture = await vaultFixture({ providers: [localAnthropic(upstream.origin)] });
+      proxy = await startFixtureProxy(fixture);
     });
     after(async () => {
       proxy.dispose();

@@ -7,6 +7,7 @@ import { ConsentEngine } from '../../src-main/node/consent/consentEngine';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { openDatabase, type Database } from '../../src-main/node/store/database';
 import { Connections } from '../../src-main/node/vault/connections';
+import { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
 import { CredentialVault } from '../../src-main/node/vault/credentialVault';
 import { openHostKeychain, type HostKeychain } from '../../src-main/node/vault/hostKeychain';
 import { ProviderRegistry, type Provider } from '../../src-main/node/vault/providers';
@@ -75,4 +76,27 @@ export async function vaultFixture(options: { keychain?: HostKeychain; providers
       dir.cleanup();
     },
   };
+}
+
+/** Anthropic's API shape (the key in x-api-key) served by a local stand-in at `origin`, as the proxy tests use it. */
+export function localAnthropic(origin: string): Provider {
+  return {
+    kind: 'api_key',
+    id: 'anthropic-local',
+    name: 'Anthropic (local stand-in)',
+    placement: 'x-api-key',
+    apiDomains: ['127.0.0.1'],
+    apiBaseUrl: origin,
+    proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
+  };
+}
+
+/** The credential proxy on the fixture's handles, connections, providers and ledger. */
+export function startFixtureProxy(fixture: VaultFixture): Promise<CredentialProxy> {
+  return CredentialProxy.start({
+    handles: fixture.connections.handles,
+    credentialFor: (id) => fixture.connections.credentialFor(id),
+    providers: fixture.providers,
+    audit: (entry) => fixture.ledger.append(entry),
+  });
 }

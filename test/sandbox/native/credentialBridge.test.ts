@@ -10,12 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createNativeSandbox, NativeSandboxPolicyError, type LaunchPolicy } from '../../../src-main/node/sandbox/native/nativeSandbox';
-import { CredentialProxy } from '../../../src-main/node/vault/credentialProxy';
-import type { Provider } from '../../../src-main/node/vault/providers';
+import type { CredentialProxy } from '../../../src-main/node/vault/credentialProxy';
 import { Secret } from '../../../src-main/node/vault/secret';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../../privateKeyring';
 import { startFakeUpstream, type FakeUpstream } from '../../vault/fakeUpstream';
-import { vaultFixture, type VaultFixture } from '../../vault/vaultFixture';
+import { localAnthropic, startFixtureProxy, vaultFixture, type VaultFixture } from '../../vault/vaultFixture';
 import { runSandboxed, shPolicy } from './runSandboxed';
 
 const AGENT = 'native-coder';
@@ -49,22 +48,8 @@ if (needsPrivateKeyring) {
     before(async () => {
       upstream = await startFakeUpstream();
       upstream.accept(realKey, ACCEPTED_LABEL);
-      const anthropicLocal: Provider = {
-        kind: 'api_key',
-        id: 'anthropic-local',
-        name: 'Anthropic (local stand-in)',
-        placement: 'x-api-key',
-        apiDomains: ['127.0.0.1'],
-        apiBaseUrl: upstream.origin,
-        proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
-      };
-      fixture = await vaultFixture({ providers: [anthropicLocal] });
-      proxy = await CredentialProxy.start({
-        handles: fixture.connections.handles,
-        credentialFor: (id) => fixture.connections.credentialFor(id),
-        providers: fixture.providers,
-        audit: (entry) => fixture.ledger.append(entry),
-      });
+      fixture = await vaultFixture({ providers: [localAnthropic(upstream.origin)] });
+      proxy = await startFixtureProxy(fixture);
       await fixture.connections.addApiKey({ provider: 'anthropic-local', apiKey: new Secret(realKey) });
       const capability = 'oauth:anthropic-local.api';
       fixture.consent.grant({ agentId: AGENT, sessionId: SESSION, capability, durationS: 600 }, 'user');
