@@ -28,15 +28,21 @@ export class HostResult {
 
   static from(response: JsonValue): HostResult {
     const result = new HostResult();
-    result.ok = response.get('ok').asBool();
-    result.value = response;
-    if (!result.ok) {
-      const error = response.get('error');
-      result.code = error.get('code').asString();
-      result.message = error.get('message').asString();
-      result.hint = error.get('hint').asString();
-    }
+    result.fill(response);
     return result;
+  }
+
+  /** Takes ok / code / message / hint from the host's answer (subclasses then read their own fields); returns ok. */
+  fill(response: JsonValue): bool {
+    this.ok = response.get('ok').asBool();
+    this.value = response;
+    if (!this.ok) {
+      const error = response.get('error');
+      this.code = error.get('code').asString();
+      this.message = error.get('message').asString();
+      this.hint = error.get('hint').asString();
+    }
+    return this.ok;
   }
 }
 
@@ -86,14 +92,8 @@ export class TextResult extends HostResult {
 /** Reads a workspace file as UTF-8 text (needs files.read and a grant covering the path). */
 export function readFile(path: string): TextResult {
   const response = filesRead(new JsonWriter().str('path', path).toString());
-  const base = HostResult.from(response);
   const result = new TextResult();
-  result.ok = base.ok;
-  result.code = base.code;
-  result.message = base.message;
-  result.hint = base.hint;
-  result.value = response;
-  if (base.ok) result.text = fromUtf8(decodeBase64(response.get('data_b64').asString()));
+  if (result.fill(response)) result.text = fromUtf8(decodeBase64(response.get('data_b64').asString()));
   return result;
 }
 
@@ -126,14 +126,8 @@ export function fetch(url: string, method: string = 'GET', body: string = ''): F
   const request = new JsonWriter().str('url', url).str('method', method).raw('headers', '{}');
   if (body.length > 0) request.str('body_b64', encodeBase64(utf8(body)));
   const response = netFetch(request.toString());
-  const base = HostResult.from(response);
   const result = new FetchResult();
-  result.ok = base.ok;
-  result.code = base.code;
-  result.message = base.message;
-  result.hint = base.hint;
-  result.value = response;
-  if (base.ok) {
+  if (result.fill(response)) {
     result.status = <i32>response.get('status').asInt();
     result.body = fromUtf8(decodeBase64(response.get('body_b64').asString()));
   }
@@ -158,14 +152,8 @@ export function runCommand(command: string, reason: string = '', cwd: string = '
   if (reason.length > 0) request.str('reason', reason);
   if (cwd.length > 0) request.str('cwd', cwd);
   const response = shellCall(request.toString());
-  const base = HostResult.from(response);
   const result = new CommandResult();
-  result.ok = base.ok;
-  result.code = base.code;
-  result.message = base.message;
-  result.hint = base.hint;
-  result.value = response;
-  if (base.ok) {
+  if (result.fill(response)) {
     result.status = response.get('status').asString();
     const exit = response.get('exit_code');
     result.exitCode = exit.kind == JsonKind.Number ? <i32>exit.asInt() : -1;
