@@ -9,6 +9,7 @@ import { ConsentEngine } from './consent/consentEngine';
 import { createConsentHandlers } from './consent/consentHandlers';
 import { UiConsentChannel } from './consent/uiConsentChannel';
 import { HostEventLog } from './eventlog/hostEventLog';
+import { CheckpointStore, ContextRecorder, ProgressLog } from './host';
 import { agentRunLauncher } from './exec/agentRunLauncher';
 import { createExecHandlers } from './exec/execHandlers';
 import { ExecService } from './exec/execService';
@@ -53,6 +54,10 @@ export interface HostServices {
   readonly consent: ConsentEngine;
   /** Connections (API keys, OAuth), handles and the credential proxy (docs/credentials.md). */
   readonly credentials: CredentialServices;
+  /** The host protocol's durable core (docs/host-protocol.md): checkpoints, log_progress, context.md in the ledger. */
+  readonly checkpoints: CheckpointStore;
+  readonly progress: ProgressLog;
+  readonly contextRecorder: ContextRecorder;
   dispose(): Promise<void>;
 }
 
@@ -83,6 +88,12 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       retention: { onError: (error) => log.error('event log retention failed:', error) },
     }),
   );
+
+  // The host protocol's durable core (docs/host-protocol.md), one of each for spawn_agent, the orchestrator and the
+  // goal view. Answers and progress lines are free text: scrubbed before SQLite, the ledger or the UI sees them.
+  const progress = owner.add(new ProgressLog({ events: events.log, scrub: (text) => scrubber.scrubText(text) }));
+  const checkpoints = new CheckpointStore(db, { ledger, scrub: (answer) => scrubber.scrubPayload({ answer }).answer });
+  const contextRecorder = new ContextRecorder(db, ledger);
 
   const registry = new AgentRegistry({ db, ledger, bundledDir: bundledAgentsDir(), userDir: userAgentsDir(options.home) });
   // Process runs (the shell tool): the user's run as asked, an agent's inside the native sandbox.
@@ -246,6 +257,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     events,
     consent,
     credentials,
+    checkpoints,
+    progress,
+    contextRecorder,
     async dispose() {
       // First, so prompts still waiting are denied (and recorded) while the ledger is open.
       consent.dispose();

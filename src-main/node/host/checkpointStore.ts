@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Emitter } from '../../../src-preload/rpc';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
 import type { CheckpointSignal } from './checkpointSignal';
@@ -32,6 +33,12 @@ export interface CheckpointRecord extends CheckpointRef {
   attempts: number;
   claimant: (ProcessIdentity & { token: string }) | null;
   outcome: ResumeOutcome | null;
+}
+
+/** A checkpoint appeared (raised) or got its first answer (answered), in this process: for the UI's dialog. */
+export interface CheckpointChange {
+  kind: 'raised' | 'answered';
+  record: CheckpointRecord;
 }
 
 /** Points in the journal, for observers (tests kill the process at these). */
@@ -126,6 +133,9 @@ export interface CheckpointStoreOptions {
 export class CheckpointStore {
   private readonly now: () => number;
   private readonly select;
+  private readonly changed = new Emitter<CheckpointChange>();
+  /** Fires after a new checkpoint or an accepted answer committed (not for repeats): the dialog opens and closes on it. */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly db: Database,
@@ -183,6 +193,7 @@ export class CheckpointStore {
     if (!inserted && (record.reason !== signal.reason || record.message !== signal.message || JSON.stringify(record.options) !== options)) {
       throw new CheckpointConflictError(ref);
     }
+    if (inserted) this.changed.fire({ kind: 'raised', record });
     return record;
   }
 
@@ -211,7 +222,9 @@ export class CheckpointStore {
       return changed;
     });
     if (accepted) this.options.onStep?.('answer_stored', ref);
-    return { record: this.get(ref)!, accepted };
+    const record = this.get(ref)!;
+    if (accepted) this.changed.fire({ kind: 'answered', record });
+    return { record, accepted };
   }
 
   /**

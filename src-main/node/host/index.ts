@@ -13,6 +13,7 @@ export {
   CheckpointNotFoundError,
   CheckpointAnswerError,
   CheckpointConflictError,
+  type CheckpointChange,
   type CheckpointRef,
   type CheckpointRecord,
   type CheckpointStatus,
