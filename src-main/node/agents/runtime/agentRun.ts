@@ -1,5 +1,6 @@
 import type { AgentRunEvent, AgentRunInfo } from '../../../../src-preload/contract/agents';
 import { Emitter } from '../../../../src-preload/rpc';
+import type { AgentTurn } from './agentTurn';
 import { Lifecycle } from './lifecycle';
 
 /** Most output a run keeps to replay to a late subscriber; past it, the oldest output chunks are dropped from the replay. */
@@ -18,8 +19,14 @@ export class AgentRun {
   private readonly ending = new AbortController();
   /** Aborts when the run ends: a consent prompt asked on its behalf is withdrawn. */
   readonly stopSignal = this.ending.signal;
+  /** Model tokens the run used, as its model-backed kind reports them (0 for programs that call no model). */
+  private tokens = 0;
 
-  constructor(public info: AgentRunInfo) {
+  /** `turn`: spawn_agent's prompts and options when the run is one (null for a run started from the UI). */
+  constructor(
+    public info: AgentRunInfo,
+    readonly turn: AgentTurn | null = null,
+  ) {
     this.lifecycle.onDidChange((change) => {
       this.info = { ...this.info, state: change.to };
       this.push({ kind: 'state', state: change.to, cause: change.cause, detail: change.detail ?? null });
@@ -28,6 +35,15 @@ export class AgentRun {
 
   get ended(): boolean {
     return this.info.endedAt !== null;
+  }
+
+  get tokensUsed(): number {
+    return this.tokens;
+  }
+
+  /** A model-backed agent reports each response's usage here; spawn_agent returns the sum as metadata.tokens_used. */
+  addTokens(count: number): void {
+    if (Number.isFinite(count) && count > 0) this.tokens += Math.round(count);
   }
 
   /** Everything so far, oldest first. */

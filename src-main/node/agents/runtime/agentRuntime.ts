@@ -11,13 +11,16 @@ import type { NativeSandbox } from '../../sandbox/native/nativeSandbox';
 import { AgentStoppedError, ModuleRefusedError } from '../../sandbox/wasm/sandboxErrors';
 import type { WasmAgent } from '../../sandbox/wasm/wasmAgent';
 import type { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
+import { StagedWorkspaceFiles } from '../../sandbox/wasm/stagedWorkspaceFiles';
 import type { SessionService } from '../../sessions/sessionService';
 import { errorsOf, formatIssue, warningsOf } from '../manifest';
 import type { CatalogAgent } from '../registry/agentCatalog';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
+import { composeTurnPrompt, turnInputFields, type AgentTurn } from './agentTurn';
 import { NativeAgent } from './nativeAgent';
 import { cardKindOf } from './cardAssembler';
+import { proxyAccessFor, type AgentCredentialBroker } from './credentialAccess';
 import { TokenBucket } from './tokenBucket';
 
 export interface AgentRuntimeOptions {
@@ -32,6 +35,12 @@ export interface AgentRuntimeOptions {
   now?: () => number;
   /** Native agents (sandbox = "native"): the OS sandbox they run in and the consent engine that must allow them. */
   native?: { sandbox: () => NativeSandbox; consent: Pick<ConsentEngine, 'ask' | 'list'> };
+  /**
+   * Connections for agents that declare oauth:<provider>.<scope> and run outside the WASM host calls (native
+   * programs): a handle per granted capability, reached through the credential proxy. Looked up at each start (the
+   * host makes its credential services after the runtime).
+   */
+  credentials?: () => AgentCredentialBroker | undefined;
   /** Messages queued for the session's agent since its last turn (watcher events of runs), taken as delivered. */
   takeBacklog?: (sessionId: string) => string[];
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
@@ -75,6 +84,8 @@ function toInfo(agent: CatalogAgent): AgentInfo {
 export class AgentRuntime implements Disposable {
   private readonly runs = new Map<string, AgentRun>();
   private readonly agents = new Map<string, RunningAgent>();
+  /** WASM runs whose writes are held until the turn completes (spawn_agent). */
+  private readonly staging = new Map<string, StagedWorkspaceFiles>();
   private readonly now: () => number;
   private sandbox: WasmSandbox | undefined;
 
@@ -111,15 +122,32 @@ export class AgentRuntime implements Disposable {
     return run;
   }
 
-  start(sessionId: string, agentName: string, prompt: string, actor: string): AgentRunInfo {
+  /** The installed agent of that name (the registry looked at again first), or undefined. */
+  find(agentName: string): CatalogAgent | undefined {
     this.options.registry.refresh();
-    const agent = this.options.registry.get(agentName);
+    return this.options.registry.get(agentName);
+  }
+
+  start(sessionId: string, agentName: string, prompt: string, actor: string): AgentRunInfo {
+    const agent = this.find(agentName);
     if (!agent) throw new RpcError('NOT_FOUND', `no agent named "${agentName}" is installed (see the Agents view, or \`omni agent list\`)`);
     return this.startAgent(sessionId, agent, prompt, actor);
   }
 
+  /**
+   * spawn_agent's turn: runs `agent` with the turn's prompts, deadline and (WASM) staged writes. The run is returned
+   * at once; its `ended` event carries the outcome, its output events the agent's output.
+   */
+  startTurn(sessionId: string, agent: CatalogAgent, turn: AgentTurn, actor: string): AgentRun {
+    return this.launch(sessionId, agent, composeTurnPrompt(turn), actor, turn);
+  }
+
   /** Starts `agent` (from the registry, or a folder the headless runner was pointed at) in the session. */
   startAgent(sessionId: string, agent: CatalogAgent, prompt: string, actor: string): AgentRunInfo {
+    return this.launch(sessionId, agent, prompt, actor, null).info;
+  }
+
+  private launch(sessionId: string, agent: CatalogAgent, prompt: string, actor: string, turn: AgentTurn | null): AgentRun {
     const session = this.options.sessions.getOpen(sessionId);
     const run = new AgentRun({
       id: newId('run'),
@@ -131,7 +159,7 @@ export class AgentRuntime implements Disposable {
       startedAt: this.now(),
       endedAt: null,
       error: null,
-    });
+    }, turn);
     this.runs.set(run.info.id, run);
     this.options.ledger.append({
       type: 'agent.start',
@@ -140,7 +168,7 @@ export class AgentRuntime implements Disposable {
       payload: { runId: run.info.id, agent: agent.manifest.name, version: agent.manifest.version, manifestSha256: agent.manifestSha256, sandbox: agent.manifest.sandbox, source: agent.source },
     });
     void this.execute(run, agent, session.workspace);
-    return run.info;
+    return run;
   }
 
   stop(runId: string, actor: string): AgentRunInfo {
@@ -185,8 +213,11 @@ export class AgentRuntime implements Disposable {
       this.follow(run, running, manifest.uiHints);
       if (run.ended) return;
       run.lifecycle.move('Active', 'host');
-      await running.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: this.promptWithBacklog(run), context_refs: [] });
+      // A spawned turn's prompts and options also go field by field (`spawn`), for agents that read them as JSON.
+      const spawn = run.turn ? { spawn: turnInputFields(run.turn) } : {};
+      await running.invoke({ schema_version: EVENT_SCHEMA_VERSION, type: 'input', agent_id: agentId, prompt: this.promptWithBacklog(run), context_refs: [], ...spawn });
       await running.shutdown();
+      this.commitStaged(run);
       this.finish(run, 'completed', null);
     } catch (error) {
       if (error instanceof ModuleRefusedError) {
@@ -200,7 +231,29 @@ export class AgentRuntime implements Disposable {
     } finally {
       this.agents.delete(run.info.id);
       running?.dispose();
+      this.dropStaged(run);
     }
+  }
+
+  /** A completed turn's held-back WASM writes go to the workspace (each file atomically), recorded in the ledger. */
+  private commitStaged(run: AgentRun): void {
+    const staged = this.staging.get(run.info.id);
+    if (!staged) return;
+    this.staging.delete(run.info.id);
+    const { committed, conflicts } = staged.commit();
+    if (committed.length + conflicts.length === 0) return;
+    for (const conflict of conflicts) run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: `not written: ${conflict.message}` });
+    this.options.ledger.append({ type: 'agent.writes_committed', actor: 'host', sessionId: run.info.sessionId, payload: { runId: run.info.id, agent: run.info.agent, paths: committed, conflicts } });
+  }
+
+  /** A turn that did not complete (timeout, kill, failure) leaves nothing of its WASM writes in the workspace. */
+  private dropStaged(run: AgentRun): void {
+    const staged = this.staging.get(run.info.id);
+    if (!staged) return;
+    this.staging.delete(run.info.id);
+    const paths = staged.stagedPaths;
+    staged.discard();
+    if (paths.length > 0) this.options.ledger.append({ type: 'agent.writes_dropped', actor: 'host', sessionId: run.info.sessionId, payload: { runId: run.info.id, agent: run.info.agent, paths } });
   }
 
   /** The user's prompt, followed by what the session's runs reported since the last turn (taken: delivered once). */
@@ -213,14 +266,20 @@ export class AgentRuntime implements Disposable {
 
   private startWasm(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<WasmAgent> {
     const { manifest } = agent;
+    let files: StagedWorkspaceFiles | undefined;
+    if (run.turn?.stageWrites) {
+      files = new StagedWorkspaceFiles(workspace);
+      this.staging.set(run.info.id, files);
+    }
     return this.wasm.start({
+      files,
       agentId: manifest.name,
       sessionId: run.info.sessionId,
       workspaceRoot: workspace,
       workspaceName: basename(workspace),
       module: readFileSync(manifest.entryPath),
       capabilities: manifest.capabilities,
-      limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.stepDeadlineMs },
+      limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run) },
       outputPacing: this.outputPacing(),
     });
   }
@@ -259,22 +318,26 @@ export class AgentRuntime implements Disposable {
       .list(sessionId)
       .filter((grant) => grant.agentId === agentId && grant.capability === 'network' && grant.status === 'live' && grant.scope)
       .map((grant) => grant.scope!);
+    // A granted connection: the proxy's variables (a dummy key) and the bridge to the proxy inside the sandbox.
+    const access = await proxyAccessFor({ agentId, sessionId, capabilities: manifest.capabilities, consent: native.consent, credentials: this.options.credentials?.(), signal: run.stopSignal });
+    for (const note of access.notes) run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: note });
     const launch = await sandbox.prepareLaunch({
       argv: [manifest.entryPath],
       cwd: workspace,
       workspace,
-      env: { OMNI_AGENT_ID: agentId, OMNI_SESSION_ID: sessionId, OMNI_EVENT_SCHEMA: EVENT_SCHEMA_VERSION },
+      env: { ...access.env, OMNI_AGENT_ID: agentId, OMNI_SESSION_ID: sessionId, OMNI_EVENT_SCHEMA: EVENT_SCHEMA_VERSION },
       network: networkDomains.length > 0 ? { allowDomains: networkDomains } : null,
-      resources: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, pids: 256, cpuSeconds: Math.ceil(this.stepDeadlineMs / 1000) },
+      localServices: access.bridge ? [access.bridge] : undefined,
+      resources: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, pids: 256, cpuSeconds: Math.ceil(this.deadlineOf(run) / 1000) },
       readOnlyPaths: [agent.folder],
       stageWrites: true,
       label: run.info.id,
     });
-    this.options.ledger.append({ type: 'agent.native_launch', actor: 'host', sessionId, payload: { runId: run.info.id, agent: agentId, entry: manifest.entryPath, enforced: launch.enforced } });
+    this.options.ledger.append({ type: 'agent.native_launch', actor: 'host', sessionId, payload: { runId: run.info.id, agent: agentId, entry: manifest.entryPath, enforced: launch.enforced, connections: access.connections.map((c) => c.capability) } });
     return new NativeAgent({
       agentId,
       launch,
-      deadlineMs: this.stepDeadlineMs,
+      deadlineMs: this.deadlineOf(run),
       askConsent: async ({ capability, reason, durationS }) => {
         if (!(manifest.capabilities as readonly string[]).includes(capability)) return { granted: false, expiresAt: null };
         const outcome = await native.consent.ask({ agentId, sessionId, capability, reason, durationS, signal: run.stopSignal });
@@ -285,6 +348,11 @@ export class AgentRuntime implements Disposable {
 
   private get stepDeadlineMs(): number {
     return this.options.stepDeadlineMs ?? DEFAULT_STEP_DEADLINE_MS;
+  }
+
+  /** A spawned turn's own timeout (spawn_agent's timeout_seconds), else the host's step deadline. */
+  private deadlineOf(run: AgentRun): number {
+    return run.turn?.deadlineMs ?? this.stepDeadlineMs;
   }
 
   /** Token buckets for one run's output (event protocol §4): the wait before the agent's output call returns. */

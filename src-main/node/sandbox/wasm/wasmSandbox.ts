@@ -41,6 +41,8 @@ export interface WasmAgentSpec {
   config?: unknown;
   /** See AgentHostCallsOptions.outputPacing. */
   outputPacing?: (chunk: OutputChunk) => number;
+  /** The agent's view of the workspace when not the plain one (StagedWorkspaceFiles: writes held until a commit). */
+  files?: WorkspaceFiles;
 }
 
 /**
@@ -62,7 +64,7 @@ export class WasmSandbox implements Disposable {
   async start(spec: WasmAgentSpec): Promise<WasmAgent> {
     const declared = new Set(spec.capabilities);
     const module = prepareModule(spec.module, declared, spec.limits.memBytes);
-    const files = new WorkspaceFiles(spec.workspaceRoot);
+    const files = spec.files ?? new WorkspaceFiles(spec.workspaceRoot);
     const { consent, store, audit, network, shell, credentials } = this.options;
     const calls = new AgentHostCalls({
       agentId: spec.agentId,
