@@ -12,6 +12,7 @@ import { HostEventLog } from './eventlog/hostEventLog';
 import { CheckpointStore, ContextRecorder, ProgressLog } from './host';
 import { agentRunLauncher } from './exec/agentRunLauncher';
 import { createExecHandlers } from './exec/execHandlers';
+import { createGoalHandlers } from './goal/goalHandlers';
 import { ExecService } from './exec/execService';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
@@ -126,6 +127,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ...createExecHandlers(exec, sessions, nativeSandbox, USER),
     ...createAgentHandlers(agents, USER),
     ...createCredentialHandlers(() => credentials, USER),
+    // goalRuns: the orchestrator (GoalRunService) once it is built here; until then Run/Halt/Resume answer UNAVAILABLE.
+    ...createGoalHandlers({ db, sessions, events: events.log, checkpoints, progress, contextRecorder, goalRuns: undefined }, USER),
 
     'host.info': () => ({
       version: options.version,

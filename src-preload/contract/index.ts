@@ -2,6 +2,7 @@ import { agentContract } from './agents';
 import { consentContract } from './consent';
 import { credentialContract } from './credentials';
 import { execContract } from './exec';
+import { goalContract } from './goal';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
 import { sessionContract } from './sessions';
@@ -17,6 +18,7 @@ export const contract = {
   ...agentContract,
   ...execContract,
   ...credentialContract,
+  ...goalContract,
 };
 export type Contract = typeof contract;
 
@@ -27,6 +29,7 @@ export * from './credentials';
 export * from './define';
 export * from './errors';
 export * from './exec';
+export * from './goal';
 export * from './host';
 export * from './ledger';
 export * from './sessions';

@@ -1,0 +1,127 @@
+import { RpcError, type goalContract } from '../../../src-preload/contract';
+import type { Handlers } from '../../../src-preload/rpc';
+import type { EventLog } from '../eventlog/eventLog';
+import type { CheckpointStore, ContextRecorder, ProgressLog } from '../host';
+import type { GoalRunService } from '../orchestrator/goalRunTypes';
+import type { SessionService } from '../sessions/sessionService';
+import type { Database } from '../store/database';
+import { readContextFile, writeContextFile } from './contextFile';
+import { goalCall } from './goalErrors';
+import { checkpointView, readSessionStateFile } from './goalViews';
+import { recentProgress } from './progressHistory';
+
+export interface GoalHandlerServices {
+  db: Database;
+  sessions: SessionService;
+  events: EventLog;
+  checkpoints: CheckpointStore;
+  progress: ProgressLog;
+  contextRecorder: ContextRecorder;
+  /** The orchestrator; undefined in a host built without it (Run, Halt, Resume and Roll back then say so). */
+  goalRuns: GoalRunService | undefined;
+}
+
+/** Progress lines replayed to a new subscriber when it does not say how many. */
+const DEFAULT_PROGRESS_REPLAY = 200;
+
+const noGoalRuns = () => new RpcError('UNAVAILABLE', 'this host runs without the goal orchestrator, so goal runs cannot start here; update the app');
+
+/**
+ * The `goal.*` calls and streams: the person at the UI edits context.md (each edit ledgered through ContextRecorder;
+ * agents have no route to it), watches session.json, runs / halts / resumes / rolls back the goal run, and answers
+ * checkpoints. Everything is scoped to a session the host knows; writes need the session to be open.
+ */
+export function createGoalHandlers(services: GoalHandlerServices, actor: string): Handlers<typeof goalContract> {
+  const { sessions, checkpoints, progress, contextRecorder, goalRuns } = services;
+  const runs = (): GoalRunService => {
+    if (!goalRuns) throw noGoalRuns();
+    return goalRuns;
+  };
+
+  return {
+    'goal.context': ({ sessionId }) =>
+      goalCall(() => {
+        const session = sessions.get(sessionId);
+        const content = readContextFile(session.workspace);
+        // An edit made outside the app (another editor) is noticed, and ledgered, when the editor loads the file.
+        if (session.status === 'open') contextRecorder.noteContextChange(session.workspace, sessionId);
+        return content;
+      }),
+    'goal.saveContext': ({ sessionId, text, expectedSha256 }) =>
+      goalCall(() => {
+        const session = sessions.getOpen(sessionId);
+        writeContextFile(session.workspace, text, expectedSha256);
+        const change = contextRecorder.noteContextChange(session.workspace, sessionId);
+        return { sha256: change.newSha256!, bytes: Buffer.byteLength(text), ledgerSeq: change.seq };
+      }),
+    'goal.sessionState': ({ sessionId }) => goalCall(() => readSessionStateFile(sessions.get(sessionId).workspace)),
+
+    'goal.view': ({ sessionId }) =>
+      goalCall(() => {
+        sessions.get(sessionId);
+        return runs().view(sessionId);
+      }),
+    'goal.start': ({ sessionId }) =>
+      goalCall(() => {
+        const session = sessions.getOpen(sessionId);
+        // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
+        contextRecorder.noteContextChange(session.workspace, sessionId);
+        return runs().start(sessionId, actor);
+      }),
+    'goal.halt': ({ sessionId }) =>
+      goalCall(() => {
+        sessions.get(sessionId);
+        return runs().halt(sessionId, actor);
+      }),
+    'goal.resume': ({ sessionId }) =>
+      goalCall(() => {
+        const session = sessions.getOpen(sessionId);
+        contextRecorder.noteContextChange(session.workspace, sessionId);
+        return runs().resume(sessionId, actor);
+      }),
+    'goal.rollback': ({ sessionId, taskId }) =>
+      goalCall(() => {
+        sessions.getOpen(sessionId);
+        return runs().rollback(sessionId, taskId, actor);
+      }),
+
+    'goal.checkpoints': ({ sessionId }) =>
+      goalCall(() => {
+        sessions.get(sessionId);
+        return checkpoints.pending(sessionId).map(checkpointView);
+      }),
+    'goal.answer': ({ sessionId, resumeId, answer }) =>
+      goalCall(() => {
+        sessions.get(sessionId);
+        const { record, accepted } = checkpoints.answer({ sessionId, resumeId }, answer, actor);
+        return { accepted, checkpoint: checkpointView(record) };
+      }),
+
+    'goal.runChanges': ({ sessionId }, sink) => {
+      sessions.get(sessionId);
+      if (!goalRuns) return sink.end(noGoalRuns());
+      const subscription = goalRuns.onDidChange((view) => {
+        if (view.sessionId === sessionId) sink.push(view);
+      });
+      // The current view first, so a (re)connected board never waits for the next change to show the run.
+      sink.push(goalRuns.view(sessionId));
+      return subscription;
+    },
+    'goal.checkpointChanges': ({ sessionId }, sink) => {
+      sessions.get(sessionId);
+      return checkpoints.onDidChange(({ kind, record }) => {
+        if (record.sessionId === sessionId) sink.push({ kind, checkpoint: checkpointView(record) });
+      });
+    },
+    'goal.progress': ({ sessionId, replay }, sink) => {
+      sessions.get(sessionId);
+      // Replay and subscription happen in one synchronous step: no line can fall between the two or come twice.
+      for (const entry of recentProgress(services.db, services.events, sessionId, replay ?? DEFAULT_PROGRESS_REPLAY)) {
+        sink.push({ ts: entry.ts, level: entry.level, message: entry.message });
+      }
+      return progress.onDidLog((entry) => {
+        if (entry.sessionId === sessionId) sink.push({ ts: entry.ts, level: entry.level, message: entry.message });
+      });
+    },
+  };
+}

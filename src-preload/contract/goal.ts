@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { call, stream } from './define';
+import { SessionId } from './sessions';
+
+/**
+ * Goal-driven sessions (spec/host-interface-v3.1.md, spec/meta-state-files.md): the user's `.meta/context.md`, the
+ * host's `.meta/session.json`, the goal run (Run / Halt / Resume / Roll back), checkpoints waiting for the user and the
+ * log_progress stream. Field names inside SessionState and the checkpoint are the specs'.
+ */
+
+export type GoalJson = string | number | boolean | null | GoalJson[] | { [key: string]: GoalJson };
+export const GoalJson: z.ZodType<GoalJson> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(GoalJson), z.record(z.string(), GoalJson)]));
+
+/** The host checks session.json fully (src-main/node/host/sessionState.ts); this is its shape for the UI. */
+export const GoalTask = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(['pending', 'complete', 'failed']),
+  dependencies: z.array(z.string()),
+  commits: z.array(z.string()).optional(),
+});
+export type GoalTask = z.infer<typeof GoalTask>;
+
+export const GoalSessionState = z.object({
+  sessionId: z.string(),
+  status: z.enum(['planning', 'executing', 'verifying', 'halted']),
+  currentPhase: z.number().int(),
+  gapCount: z.number().int(),
+  plan: z.object({ tasks: z.array(GoalTask), currentTaskIdx: z.number().int() }).optional(),
+  variables: z.record(z.string(), GoalJson),
+});
+export type GoalSessionState = z.infer<typeof GoalSessionState>;
+
+/**
+ * Why session.json cannot be shown. corrupt: not JSON at all; it was moved aside to `keptAt`. invalid: JSON that
+ * breaks the schema; it stays in place and `field` names the first bad field, so the user can fix it.
+ */
+export const SessionStateProblem = z.object({
+  kind: z.enum(['corrupt', 'invalid']),
+  message: z.string(),
+  field: z.string().nullable(),
+  keptAt: z.string().nullable(),
+});
+export type SessionStateProblem = z.infer<typeof SessionStateProblem>;
+
+/** session.json as it is: the state (null before the first Run), or the problem that keeps it from being read. */
+export const SessionStateRead = z.object({ state: GoalSessionState.nullable(), problem: SessionStateProblem.nullable() });
+export type SessionStateRead = z.infer<typeof SessionStateRead>;
+
+export const GoalRunPhase = z.enum(['idle', 'running', 'waiting_checkpoint', 'halted', 'done', 'failed']);
+export type GoalRunPhase = z.infer<typeof GoalRunPhase>;
+
+export const GoalRunView = z.object({
+  sessionId: z.string(),
+  phase: GoalRunPhase,
+  state: GoalSessionState.nullable(),
+  planner: z.enum(['deterministic', 'llm']),
+  activeTaskId: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type GoalRunView = z.infer<typeof GoalRunView>;
+
+export const RollbackResult = z.object({ taskId: z.string(), reverted: z.array(z.string()), revertCommits: z.array(z.string()) });
+export type RollbackResult = z.infer<typeof RollbackResult>;
+
+/** At most this much context.md: it goes into every planner prompt. */
+export const MAX_CONTEXT_CHARS = 200_000;
+
+export const ContextFile = z.object({
+  /** null: the workspace has no .meta/context.md yet. */
+  text: z.string().nullable(),
+  sha256: z.string().nullable(),
+  bytes: z.number().int(),
+});
+export type ContextFile = z.infer<typeof ContextFile>;
+
+export const ContextSaved = z.object({
+  sha256: z.string(),
+  bytes: z.number().int(),
+  /** The ledger entry that records the edit (meta.context_recorded / meta.context_edit); null when nothing changed. */
+  ledgerSeq: z.number().int().nullable(),
+});
+export type ContextSaved = z.infer<typeof ContextSaved>;
+
+export const CheckpointReason = z.enum(['decision_required', 'human_action']);
+
+/** A checkpoint an agent raised, as the dialog shows it. */
+export const GoalCheckpoint = z.object({
+  sessionId: z.string(),
+  resumeId: z.string(),
+  agentName: z.string().nullable(),
+  reason: CheckpointReason,
+  message: z.string(),
+  options: z.array(z.string()),
+  status: z.enum(['pending', 'answered', 'resuming', 'resumed']),
+  answer: GoalJson.nullable(),
+  answeredBy: z.string().nullable(),
+  createdAt: z.number().int(),
+});
+export type GoalCheckpoint = z.infer<typeof GoalCheckpoint>;
+
+export const CheckpointEvent = z.object({ kind: z.enum(['raised', 'answered']), checkpoint: GoalCheckpoint });
+export type CheckpointEvent = z.infer<typeof CheckpointEvent>;
+
+export const ProgressEntry = z.object({
+  ts: z.number().int(),
+  level: z.enum(['info', 'warn', 'error']),
+  message: z.string(),
+});
+export type ProgressEntry = z.infer<typeof ProgressEntry>;
+
+const BySession = z.object({ sessionId: SessionId });
+
+export const goalContract = {
+  /** `.meta/context.md` of the session's workspace. */
+  'goal.context': call(BySession, ContextFile),
+  /**
+   * Writes context.md (durably) and records the edit in the ledger. `expectedSha256` is the hash the editor loaded
+   * (null: there was no file): if the file changed on disk since, CONFLICT and nothing is written.
+   */
+  'goal.saveContext': call(
+    z.object({
+      sessionId: SessionId,
+      text: z.string().max(MAX_CONTEXT_CHARS, `context.md is at most ${MAX_CONTEXT_CHARS.toLocaleString('en')} characters`),
+      expectedSha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 goal.context returned').nullable().optional(),
+    }),
+    ContextSaved,
+  ),
+  /** `.meta/session.json`, or why it cannot be read. */
+  'goal.sessionState': call(BySession, SessionStateRead),
+  'goal.view': call(BySession, GoalRunView),
+  'goal.start': call(BySession, GoalRunView),
+  'goal.halt': call(BySession, GoalRunView),
+  'goal.resume': call(BySession, GoalRunView),
+  /** Reverts the task's commits (git revert, history kept) and marks it pending again. */
+  'goal.rollback': call(z.object({ sessionId: SessionId, taskId: z.string().min(1, 'name the task to roll back').max(200) }), RollbackResult),
+  /** Checkpoints of the session still waiting for the user (oldest first); also after a reload or a host restart. */
+  'goal.checkpoints': call(BySession, z.array(GoalCheckpoint)),
+  /**
+   * The user's answer: a decision_required checkpoint takes one of its options; a human_action one takes free text
+   * ("Continue" when there is nothing to say). The first answer wins: `accepted` false means one was already stored.
+   */
+  'goal.answer': call(
+    z.object({
+      sessionId: SessionId,
+      resumeId: z.string().min(1).max(200),
+      answer: z.string().trim().min(1, 'the answer is empty: pick an option, or type what you did').max(10_000, 'an answer is at most 10,000 characters'),
+    }),
+    z.object({ accepted: z.boolean(), checkpoint: GoalCheckpoint }),
+  ),
+  /** The goal run's view each time it changes. */
+  'goal.runChanges': stream(BySession, GoalRunView),
+  /** Checkpoints raised and answered in this session, live. */
+  'goal.checkpointChanges': stream(BySession, CheckpointEvent),
+  /** log_progress lines: the last `replay` kept (default 200), then live ones. */
+  'goal.progress': stream(
+    z.object({ sessionId: SessionId, replay: z.number().int().min(0).max(5000).optional() }),
+    ProgressEntry,
+    (entry) => Math.max(1, entry.message.length),
+  ),
+};
