@@ -1,0 +1,38 @@
+// What a mock provider answers: a script turns each recorded request into a reply (text and/or tool calls, token
+// usage, or an API error). The same reply shape is rendered by all three API dialects.
+import type { RecordedRequest } from './requestRecorder';
+import { lastUserText } from './conversation';
+
+export interface MockToolCall {
+  name: string;
+  /** The tool's JSON input (Anthropic `input`, OpenAI `arguments` serialized). */
+  input: Record<string, unknown>;
+  /** Call id; generated (toolu_… / call_…) when absent. */
+  id?: string;
+}
+
+export interface MockUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface MockReply {
+  text?: string;
+  toolCalls?: MockToolCall[];
+  /** Default: input ≈ request body bytes / 4, output = words + 2 per tool call (deterministic). */
+  usage?: MockUsage;
+  /** Answer with this HTTP error (in the API's error JSON shape) instead of a reply. */
+  error?: { status: number; message: string; type?: string };
+}
+
+export type MockScript = (request: RecordedRequest) => MockReply | Promise<MockReply>;
+
+/** The default: echoes the last user text, so a test can tell which prompt an answer belongs to. */
+export const echoScript: MockScript = (request) => ({ text: `mock reply to: ${lastUserText(request) ?? '(no user text)'}` });
+
+/** Token usage for a reply: the script's own, or a deterministic estimate. */
+export function usageOf(reply: MockReply, request: RecordedRequest): MockUsage {
+  if (reply.usage) return reply.usage;
+  const words = (reply.text ?? '').split(/\s+/).filter(Boolean).length;
+  return { inputTokens: Math.max(1, Math.ceil(request.rawBody.length / 4)), outputTokens: words + 2 * (reply.toolCalls?.length ?? 0) };
+}
