@@ -115,6 +115,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       sandbox: () =>
         new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller), credentials: credentials.injector }),
       native: { sandbox: () => nativeSandbox, consent },
+      credentials: () => credentials,
       // Watcher events of the session's runs reach its next agent turn (spec shell-exec-actions: steer backlog).
       takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     }),
