@@ -10,6 +10,7 @@ import { createConsentHandlers } from './consent/consentHandlers';
 import { UiConsentChannel } from './consent/uiConsentChannel';
 import { HostEventLog } from './eventlog/hostEventLog';
 import { CheckpointStore, ContextRecorder, ProgressLog } from './host';
+import { SpawnAgentService } from './host/spawnAgent';
 import { agentRunLauncher } from './exec/agentRunLauncher';
 import { createExecHandlers } from './exec/execHandlers';
 import { createGoalHandlers } from './goal/goalHandlers';
@@ -59,6 +60,8 @@ export interface HostServices {
   readonly checkpoints: CheckpointStore;
   readonly progress: ProgressLog;
   readonly contextRecorder: ContextRecorder;
+  /** spawn_agent (docs/host-protocol.md): `spawnAgent.spawn(...)`, its checkpoints' resume and wait. */
+  readonly spawnAgent: SpawnAgentService;
   dispose(): Promise<void>;
 }
 
@@ -120,6 +123,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     }),
   );
+
+  // spawn_agent over the runtime, raising checkpoints in the same store the goal view answers.
+  const spawnAgent = new SpawnAgentService({ runtime: agents, checkpoints, audit: (entry) => ledger.append(entry), progress });
 
   const execStarted = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
 
@@ -264,6 +270,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     checkpoints,
     progress,
     contextRecorder,
+    spawnAgent,
     async dispose() {
       // First, so prompts still waiting are denied (and recorded) while the ledger is open.
       consent.dispose();
