@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { contract, RpcError, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
@@ -13,6 +14,9 @@ import { CheckpointStore, ContextRecorder, ProgressLog } from './host';
 import { SpawnAgentService } from './host/spawnAgent';
 import { agentRunLauncher } from './exec/agentRunLauncher';
 import { createExecHandlers } from './exec/execHandlers';
+import { createHarnessHandlers } from './harnessSessions/harnessHandlers';
+import { executablesFromEnv } from './harnessSessions/harnessExecutables';
+import { HarnessSessionService } from './harnessSessions/harnessSessionService';
 import { createGoalHandlers } from './goal/goalHandlers';
 import { ExecService } from './exec/execService';
 import { databasePath } from './home';
@@ -29,6 +33,7 @@ import { TerminalService } from './terminals/terminalService';
 import { CredentialServices } from './vault/credentialServices';
 import { createCredentialHandlers } from './vault/credentialHandlers';
 import { applyProviderConfig } from './vault/providerConfig';
+import type { ProviderRegistry } from './vault/providers';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
 import { AgentStore } from './sandbox/wasm/agentStore';
@@ -40,6 +45,8 @@ export interface HostOptions {
   version: string;
   /** Default: OMNI_KEYCHAIN from the environment, else the OS keychain. */
   keychain?: KeychainChoice;
+  /** The credential providers (tests point a provider's API at a local stand-in); default: the built-in ones. */
+  providers?: ProviderRegistry;
 }
 
 export interface HostServices {
@@ -134,6 +141,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ...createExecHandlers(exec, sessions, nativeSandbox, USER),
     ...createAgentHandlers(agents, USER),
     ...createCredentialHandlers(() => credentials, USER),
+    ...createHarnessHandlers(() => harness, USER),
     // goalRuns: the orchestrator (GoalRunService) once it is built here; until then Run/Halt/Resume answer UNAVAILABLE.
     ...createGoalHandlers({ db, sessions, events: events.log, checkpoints, progress, contextRecorder, goalRuns: undefined }, USER),
 
@@ -153,7 +161,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     'session.rename': ({ id, name }) => sessions.rename(id, scrubber.scrubText(name), USER),
     'session.close': async ({ id }) => {
       const closed = sessions.close(id, USER);
-      await Promise.all([...terminals.list(id).map((t) => terminals.close(t.id, USER)), exec.killSessionRuns(id, USER)]);
+      await Promise.all([harness.stopSession(id, USER), ...terminals.list(id).map((t) => terminals.close(t.id, USER)), exec.killSessionRuns(id, USER)]);
       return closed;
     },
     'session.reopen': ({ id }) => sessions.reopen(id, USER),
@@ -244,7 +252,9 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   const keychainChoice = options.keychain ?? keychainChoiceFromEnv();
   const keychainReady = openHostKeychain(keychainChoice);
   // Waits for the keychain itself; without one, credential features say why they are off (no plaintext fallback).
-  const credentials = owner.add(new CredentialServices({ db, ledger, keychain: keychainReady, secrets, consent }));
+  const credentials = owner.add(new CredentialServices({ db, ledger, keychain: keychainReady, secrets, consent, ...(options.providers ? { providers: options.providers } : {}) }));
+  // Claude Code / Codex CLI sessions: launched through the credential proxy, resumable after a restart.
+  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, aspHome: join(options.home, 'harness'), executables: executablesFromEnv() });
   applyProviderConfig(options.home, credentials.providers, (problem) => log.error(problem));
   const signingReady = keychainReady.then(async ({ keychain, problem }) => {
     if (!keychain) {
@@ -277,6 +287,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
       await execStarted;
       // Running processes end with the host; their runs stay `running` and are recovered at the next start.
       await exec.dispose();
+      await harness.dispose();
       await terminals.dispose();
       ledger.append({ type: 'host.stop', actor: 'host', payload: { pid: process.pid } });
       await signingReady;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createHostServices, type HostServices } from '../node/hostServices';
 import type { KeychainChoice } from '../node/vault/hostKeychain';
+import type { ProviderRegistry } from '../node/vault/providers';
 import { loadOrCreateToken } from './authToken';
 import { writeHostFile } from './hostFile';
 import { createRpcEndpoint } from './rpcEndpoint';
@@ -18,6 +19,8 @@ export interface ServerOptions {
   rotateToken?: boolean;
   /** Default: OMNI_KEYCHAIN from the environment, else the OS keychain. */
   keychain?: KeychainChoice;
+  /** Credential providers for the host (tests point one at a local stand-in); default: the built-in ones. */
+  providers?: ProviderRegistry;
 }
 
 export interface RunningServer {
@@ -48,7 +51,7 @@ function contentSecurityPolicy(port: number): string {
  * accepts the connection token and, from browsers, only this server's own origin (no other site can drive it).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const services = await createHostServices({ home: options.home, version: options.version, keychain: options.keychain });
+  const services = await createHostServices({ home: options.home, version: options.version, keychain: options.keychain, ...(options.providers ? { providers: options.providers } : {}) });
   const token = loadOrCreateToken(options.home, options.rotateToken);
   const http: Server = createServer();
   let port = 0;

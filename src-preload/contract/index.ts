@@ -2,6 +2,7 @@ import { agentContract } from './agents';
 import { consentContract } from './consent';
 import { credentialContract } from './credentials';
 import { execContract } from './exec';
+import { harnessContract } from './harness';
 import { goalContract } from './goal';
 import { hostContract } from './host';
 import { ledgerContract } from './ledger';
@@ -19,6 +20,7 @@ export const contract = {
   ...execContract,
   ...credentialContract,
   ...goalContract,
+  ...harnessContract,
 };
 export type Contract = typeof contract;
 
@@ -29,6 +31,7 @@ export * from './credentials';
 export * from './define';
 export * from './errors';
 export * from './exec';
+export * from './harness';
 export * from './goal';
 export * from './host';
 export * from './ledger';

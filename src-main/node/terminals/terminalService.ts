@@ -57,17 +57,40 @@ export class TerminalService implements Disposable {
   open(sessionId: string, cols: number, rows: number, actor: string): Terminal {
     const session = this.sessions.getOpen(sessionId);
     const { shell, args } = defaultShell();
+    return this.start(sessionId, { file: shell, args, cwd: session.workspace, env: shellEnvironment(), title: shell.split('/').pop() ?? shell }, cols, rows, actor);
+  }
+
+  /**
+   * A terminal card running one program instead of the user's shell (a harness CLI): argv as given (no shell),
+   * `env` merged over what a terminal's shell would see, minus the inherited variables `omitInherited` names (a
+   * harness must not pick up the user's own provider keys). Closing the card kills the program's whole tree.
+   */
+  openProcess(
+    sessionId: string,
+    command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string; omitInherited?: (name: string) => boolean },
+    cols: number,
+    rows: number,
+    actor: string,
+  ): Terminal {
+    this.sessions.getOpen(sessionId);
+    const inherited = shellEnvironment();
+    if (command.omitInherited) for (const name of Object.keys(inherited)) if (command.omitInherited(name)) delete inherited[name];
+    return this.start(sessionId, { ...command, env: { ...inherited, ...command.env } }, cols, rows, actor);
+  }
+
+  private start(sessionId: string, command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string }, cols: number, rows: number, actor: string): Terminal {
+    const { file: shell, args } = command;
     let pty: PtyProcess;
     try {
-      pty = new PtyProcess({ shell, args, cwd: session.workspace, env: shellEnvironment(), cols, rows });
+      pty = new PtyProcess({ shell, args, cwd: command.cwd, env: command.env, cols, rows });
     } catch (error) {
-      throw new RpcError('UNAVAILABLE', `could not start ${shell} in ${session.workspace}: ${(error as Error).message}`);
+      throw new RpcError('UNAVAILABLE', `could not start ${shell} in ${command.cwd}: ${(error as Error).message}`);
     }
     const info: Terminal = {
       id: newId('term'),
       sessionId,
-      title: shell.split('/').pop() ?? shell,
-      cwd: session.workspace,
+      title: command.title,
+      cwd: command.cwd,
       pid: pty.pid,
       cols,
       rows,

@@ -1,0 +1,15 @@
+/**
+ * Refusals of the host's harness sessions (beside the harness module's own HarnessError codes): the CLI is not
+ * installed, no connection serves the provider, the session cannot be resumed. The message says what to do.
+ */
+export type HarnessSessionErrorCode = 'HARNESS_CLI_MISSING' | 'HARNESS_NO_CONNECTION' | 'HARNESS_NOT_RESUMABLE' | 'HARNESS_ALREADY_RUNNING' | 'HARNESS_LAUNCH_FAILED';
+
+export class HarnessSessionError extends Error {
+  constructor(
+    readonly code: HarnessSessionErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HarnessSessionError';
+  }
+}
