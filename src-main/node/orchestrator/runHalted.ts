@@ -1,0 +1,49 @@
+/** Thrown inside a goal run once its AbortSignal fired (the user pressed Halt): the loop unwinds and records "halted". */
+export class RunHaltedError extends Error {
+  constructor() {
+    super('the goal run was halted');
+    this.name = 'RunHaltedError';
+  }
+}
+
+export function throwIfHalted(signal: AbortSignal): void {
+  if (signal.aborted) throw new RunHaltedError();
+}
+
+/** Waits `ms`, or throws RunHaltedError as soon as the signal fires. */
+export function haltableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  throwIfHalted(signal);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new RunHaltedError());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The promise's result, or RunHaltedError as soon as the signal fires. spawn_agent ends the agent on abort; this only
+ * keeps Halt from waiting on an agent that is slow to go (its late answer is ignored).
+ */
+export function untilHalted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  throwIfHalted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new RunHaltedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { RpcError } from '../../../src-preload/contract/errors';
+
+/** git is not installed or not on PATH: the orchestrator commits every task, so it cannot run without it. */
+export class GitMissingError extends RpcError {
+  constructor(detail: string) {
+    super('UNAVAILABLE', `git is not installed or not on PATH (${detail}); the goal run commits each task with git: install git (e.g. "apt install git") and run again`);
+    this.name = 'GitMissingError';
+  }
+}
+
+/** A git command failed; `stderr` says why. */
+export class GitCommandError extends RpcError {
+  constructor(
+    readonly args: readonly string[],
+    readonly stderr: string,
+  ) {
+    super('INTERNAL', `git ${args.join(' ')} failed: ${stderr.trim() || 'no message'}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/**
+ * Settings for every git call the host makes in a workspace. Agents can write the workspace, .git included, so
+ * the host does not run what they may have planted there: no hooks, no fsmonitor command, no signing prompt that
+ * could hang a run. Commits carry the user's identity when git has one, else the host's.
+ */
+const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off'];
+const FALLBACK_IDENTITY = ['-c', 'user.name=Omniscient Shell', '-c', 'user.email=orchestrator@omniscient-shell.invalid'];
+
+/** .meta is the host's own (session.json changes at every step): never part of a task's commit or its revert. */
+const NOT_META = ':(exclude).meta';
+
+/** The workspace's git repository, as the orchestrator uses it: one commit per task attempt, reverts for rollback. */
+export class WorkspaceGit {
+  private identity: string[] | null = null;
+
+  constructor(readonly workspace: string) {}
+
+  /** Initialises a repository in the workspace if it is in none. */
+  async ensureRepo(): Promise<{ created: boolean }> {
+    const inside = await this.run(['rev-parse', '--is-inside-work-tree'], { allowFail: true });
+    if (inside.code === 0 && inside.stdout.trim() === 'true') return { created: false };
+    await this.run(['init', '-q']);
+    return { created: true };
+  }
+
+  /** Stages every change of the workspace (but .meta) and commits it; the commit id, or null when nothing changed. */
+  async commitAll(message: string): Promise<string | null> {
+    await this.run(['add', '-A', '--', '.', NOT_META]);
+    const staged = await this.run(['diff', '--cached', '--quiet'], { allowFail: true });
+    if (staged.code === 0) return null;
+    await this.run([...(await this.identityConfig()), 'commit', '-q', '--no-verify', '-m', message]);
+    return (await this.run(['rev-parse', 'HEAD'])).stdout.trim();
+  }
+
+  /** Whether the workspace has changes git would commit (outside .meta). */
+  async isDirty(): Promise<boolean> {
+    const status = await this.run(['status', '--porcelain', '--', '.', NOT_META]);
+    return status.stdout.trim() !== '';
+  }
+
+  /** Whether `commit` exists and is in HEAD's history (so reverting it makes sense). */
+  async isInHistory(commit: string): Promise<boolean> {
+    return (await this.run(['merge-base', '--is-ancestor', commit, 'HEAD'], { allowFail: true })).code === 0;
+  }
+
+  /**
+   * `git revert` of the commits in the order given (callers pass newest first), recorded as one revert commit with
+   * `message`; history is never rewritten. On a conflict the revert is aborted (the workspace is as it was) and
+   * GitCommandError says which files.
+   */
+  async revertAll(commits: readonly string[], message: string): Promise<string> {
+    const result = await this.run(['revert', '--no-commit', ...commits], { allowFail: true });
+    if (result.code !== 0) {
+      await this.run(['revert', '--abort'], { allowFail: true });
+      throw new GitCommandError(['revert', ...commits], `${result.stderr}${result.stdout}`);
+    }
+    await this.run([...(await this.identityConfig()), 'commit', '-q', '--no-verify', '--allow-empty', '-m', message]);
+    return (await this.run(['rev-parse', 'HEAD'])).stdout.trim();
+  }
+
+  private async identityConfig(): Promise<string[]> {
+    if (!this.identity) {
+      const email = await this.run(['config', 'user.email'], { allowFail: true });
+      this.identity = email.code === 0 && email.stdout.trim() !== '' ? [] : FALLBACK_IDENTITY;
+    }
+    return this.identity;
+  }
+
+  private run(args: readonly string[], options: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        'git',
+        [...SAFE_CONFIG, ...args],
+        { cwd: this.workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } },
+        (error, stdout, stderr) => {
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError(error.message));
+          const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+          if (code !== 0 && !options.allowFail) return reject(new GitCommandError(args, stderr));
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+  }
+}
