@@ -1,9 +1,11 @@
-// Installs the real Claude Code and Codex CLIs into a test-only, gitignored folder (.cache/harness-clis), on demand,
-// for the harness integration tests. They are kept out of the project's dependencies on purpose: with their native
-// binaries they weigh ~770 MB, which no user's plain `npm install` should download.
+// Installs the real Claude Code and Codex CLIs and the Claude Agent SDK into a test-only, gitignored folder
+// (.cache/harness-clis), on demand, for the harness integration tests. They are kept out of the project's
+// dependencies on purpose: with their native binaries they weigh ~1 GB, which no user's plain `npm install` should
+// download. The host loads the Agent SDK at run time from a configured folder (OMNI_AGENT_SDK_DIR), never bundled.
 //
 //   node scripts/install-harness-clis.mjs           install the pinned versions unless already there
-//   node scripts/install-harness-clis.mjs --print   print the binaries' paths (JSON) without installing
+//   node scripts/install-harness-clis.mjs --print   print the binaries' paths and the Agent SDK's folder (JSON)
+//                                                   without installing
 //
 // The binaries printed are the CLIs' own executables, not their Node launchers: a host that kills a harness must
 // kill the real process (a Node wrapper does not forward SIGKILL).
@@ -16,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, '.cache', 'harness-clis');
 // Pinned: the flags in src-main/node/harness were checked against these versions (docs/harness.md).
-const PACKAGES = { '@anthropic-ai/claude-code': '2.1.330', '@openai/codex': '0.169.0' };
+// The Agent SDK 0.3.330 is the SDK release of Claude Code 2.1.330 (same build number).
+const PACKAGES = { '@anthropic-ai/claude-code': '2.1.330', '@openai/codex': '0.169.0', '@anthropic-ai/claude-agent-sdk': '0.3.330' };
 
 function binaries() {
   const modules = join(dir, 'node_modules');
@@ -25,6 +28,8 @@ function binaries() {
     // The package's bin/claude.exe is replaced by the native binary (a hard link to the platform package's).
     claude: join(modules, `@anthropic-ai/claude-code-${platform()}-${arch()}`, 'claude'),
     codex: join(modules, `@openai/codex-${platform()}-${arch()}`, 'vendor', String(codexTriple), 'bin', 'codex'),
+    // A folder, not a binary: what runTurnNonInteractive's agentSdkDir / OMNI_AGENT_SDK_DIR points at.
+    agentSdk: join(modules, '@anthropic-ai/claude-agent-sdk'),
   };
 }
 

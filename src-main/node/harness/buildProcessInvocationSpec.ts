@@ -66,7 +66,7 @@ export function buildProcessInvocationSpec(request: BuildProcessInvocationSpecRe
   };
 }
 
-function checkDirectory(what: string, path: string): string {
+export function checkDirectory(what: string, path: string): string {
   if (typeof path !== 'string' || !isAbsolute(path)) {
     throw new HarnessError('HARNESS_CWD_NOT_ABSOLUTE', `${what} must be an absolute path (the CLI resolves its project from it), not ${JSON.stringify(path)}`);
   }
@@ -78,7 +78,7 @@ function checkDirectory(what: string, path: string): string {
 }
 
 /** The caller's env delta minus the terminal host's variables (the host that owns the PTY sets those). */
-function envDelta(env: Record<string, string> | undefined, warnings: string[]): Record<string, string> {
+export function envDelta(env: Record<string, string> | undefined, warnings: string[]): Record<string, string> {
   const delta: Record<string, string> = {};
   for (const [name, value] of Object.entries(env ?? {})) {
     if (typeof value !== 'string') throw new HarnessError('HARNESS_BAD_ENV', `env.${name} must be a string, not ${typeof value}`);

@@ -12,7 +12,9 @@ export type HarnessErrorCode =
   | 'HARNESS_CWD_MISSING'
   | 'HARNESS_PROMPT_REQUIRED'
   | 'HARNESS_BAD_ENV'
-  | 'HARNESS_BAD_REQUEST';
+  | 'HARNESS_BAD_REQUEST'
+  | 'HARNESS_SDK_MISSING'
+  | 'HARNESS_ENDPOINT_MISSING';
 
 export class HarnessError extends Error {
   constructor(

@@ -7,3 +7,7 @@ export { buildProcessInvocationSpec } from './buildProcessInvocationSpec';
 export type { InvocationOptions } from './invocationOptions';
 export { harnessStdio, type HarnessStdio } from './harnessStdio';
 export { isUuid } from './continuationKey';
+export { runTurnNonInteractive } from './runTurn/runTurnNonInteractive';
+export type { RunTurnOptions, TurnEndpoint } from './runTurn/runTurnOptions';
+export { AGENT_SDK_PACKAGE, AGENT_SDK_VERSION } from './runTurn/loadAgentSdk';
+export { DEFAULT_OPENAI_MODEL } from './runTurn/responsesTurn';
