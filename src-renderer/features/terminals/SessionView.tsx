@@ -3,6 +3,7 @@ import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { SessionAgents } from '../agents/SessionAgents';
 import { errorMessage } from '../../ui/errorMessage';
+import { SessionGoal } from '../goal/SessionGoal';
 import { SessionRuns } from '../runs/SessionRuns';
 import { openTerminal } from './terminalActions';
 import { TerminalCard } from './TerminalCard';
@@ -51,6 +52,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
         </p>
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
+      <SessionGoal session={session} hidden={hidden} />
       <SessionAgents session={session} />
       <SessionRuns session={session} />
       <div className="card-stream">

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import type { GoalRunView } from '../../../src-preload/contract';
+import { useConnection } from '../../bridge/connectionStore';
+import { errorMessage } from '../../ui/errorMessage';
+import { controlsFor, phaseLabels } from './goalFormat';
+import { useGoal } from './goalStore';
+
+type Action = 'goal.start' | 'goal.halt' | 'goal.resume';
+
+/** Run / Halt / Resume, the run's phase and planner, and why it stopped. */
+export function GoalControls({ sessionId, view, viewError, disabled }: { sessionId: string; view: GoalRunView | null; viewError: string | null; disabled: boolean }) {
+  const client = useConnection((s) => s.client);
+  const [busy, setBusy] = useState<Action | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const allowed = controlsFor(view?.phase ?? null);
+  const unavailable = !client || disabled || viewError !== null || busy !== null;
+
+  async function act(action: Action): Promise<void> {
+    if (!client) return;
+    setBusy(action);
+    setError(null);
+    try {
+      // The stream brings the new view too; taking the answer's keeps the buttons right even before it arrives.
+      useGoal.getState().setView(sessionId, await client.call(action, { sessionId }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <div className="goal-controls" data-testid="goal-controls">
+      <div className="goal-buttons">
+        <button type="button" data-testid="goal-run" disabled={unavailable || !allowed.run} onClick={() => void act('goal.start')}>
+          {busy === 'goal.start' ? 'Starting…' : 'Run'}
+        </button>
+        <button type="button" className="secondary" data-testid="goal-halt" disabled={unavailable || !allowed.halt} onClick={() => void act('goal.halt')}>
+          {busy === 'goal.halt' ? 'Halting…' : 'Halt'}
+        </button>
+        <button type="button" className="secondary" data-testid="goal-resume" disabled={unavailable || !allowed.resume} onClick={() => void act('goal.resume')}>
+          {busy === 'goal.resume' ? 'Resuming…' : 'Resume'}
+        </button>
+      </div>
+      {view && (
+        <span className="goal-phase" data-testid="goal-phase" data-phase={view.phase}>
+          <span className={`badge goal-phase-${view.phase}`}>{phaseLabels[view.phase]}</span>
+          <span className="muted"> · {view.planner === 'llm' ? 'LLM planner' : 'deterministic planner'}</span>
+          {view.message && <span className="goal-phase-message"> · {view.message}</span>}
+        </span>
+      )}
+      {viewError && (
+        <small className="item-error" role="alert" data-testid="goal-unavailable">
+          Goal runs are not available: {viewError}
+        </small>
+      )}
+      {error && (
+        <small className="item-error" role="alert" data-testid="goal-action-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

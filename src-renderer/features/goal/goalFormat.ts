@@ -1,0 +1,34 @@
+import type { GoalRunPhase, GoalTask } from '../../../src-preload/contract';
+
+export const phaseLabels: Record<GoalRunPhase, string> = {
+  idle: 'not started',
+  running: 'running',
+  waiting_checkpoint: 'waiting for you',
+  halted: 'halted',
+  done: 'done',
+  failed: 'failed',
+};
+
+/** Which of Run / Halt / Resume make sense in a phase (the host refuses the others anyway, with a reason). */
+export function controlsFor(phase: GoalRunPhase | null): { run: boolean; halt: boolean; resume: boolean } {
+  return {
+    run: phase === null || phase === 'idle' || phase === 'done' || phase === 'failed',
+    halt: phase === 'running' || phase === 'waiting_checkpoint',
+    resume: phase === 'halted',
+  };
+}
+
+/** "3 of 5 tasks complete" for the collapsed panel's summary. */
+export function taskSummary(tasks: readonly GoalTask[]): string {
+  if (tasks.length === 0) return 'no plan yet';
+  const complete = tasks.filter((t) => t.status === 'complete').length;
+  const failed = tasks.filter((t) => t.status === 'failed').length;
+  return `${complete} of ${tasks.length} tasks complete${failed > 0 ? `, ${failed} failed` : ''}`;
+}
+
+export const shortCommit = (commit: string): string => commit.slice(0, 7);
+
+export function timeOfDay(ts: number): string {
+  const d = new Date(ts);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}

@@ -1,0 +1,63 @@
+import { create } from 'zustand';
+import type { GoalCheckpoint, GoalRunView, ProgressEntry, SessionStateRead } from '../../../src-preload/contract';
+
+/** Progress lines kept per session in the view (the host keeps them all in the event log). */
+export const MAX_PROGRESS_LINES = 1000;
+
+export interface GoalState {
+  /** The goal run as the host last described it, per session. */
+  views: Record<string, GoalRunView | undefined>;
+  /** Why there is no run view (no orchestrator in this host, the stream ended); null when there is one. */
+  viewError: Record<string, string | null | undefined>;
+  /** session.json as last read, or its problem. */
+  stateReads: Record<string, SessionStateRead | undefined>;
+  /** Checkpoints waiting for the user, oldest first. */
+  checkpoints: Record<string, GoalCheckpoint[] | undefined>;
+  progress: Record<string, ProgressEntry[] | undefined>;
+  /** Sessions whose checkpoint dialog the user set aside with Escape (the question stays; a banner brings it back). */
+  dialogSetAside: Record<string, boolean | undefined>;
+  setView(sessionId: string, view: GoalRunView): void;
+  setViewError(sessionId: string, error: string | null): void;
+  setStateRead(sessionId: string, read: SessionStateRead): void;
+  setCheckpoints(sessionId: string, list: GoalCheckpoint[]): void;
+  checkpointRaised(checkpoint: GoalCheckpoint): void;
+  checkpointAnswered(checkpoint: GoalCheckpoint): void;
+  resetProgress(sessionId: string): void;
+  addProgress(sessionId: string, entry: ProgressEntry): void;
+  setDialogAside(sessionId: string, aside: boolean): void;
+}
+
+export const useGoal = create<GoalState>((set) => ({
+  views: {},
+  viewError: {},
+  stateReads: {},
+  checkpoints: {},
+  progress: {},
+  dialogSetAside: {},
+  setView: (sessionId, view) => set((s) => ({ views: { ...s.views, [sessionId]: view }, viewError: { ...s.viewError, [sessionId]: null } })),
+  setViewError: (sessionId, error) => set((s) => ({ viewError: { ...s.viewError, [sessionId]: error } })),
+  setStateRead: (sessionId, read) => set((s) => ({ stateReads: { ...s.stateReads, [sessionId]: read } })),
+  setCheckpoints: (sessionId, list) => set((s) => ({ checkpoints: { ...s.checkpoints, [sessionId]: list } })),
+  checkpointRaised: (checkpoint) =>
+    set((s) => {
+      const list = s.checkpoints[checkpoint.sessionId] ?? [];
+      if (list.some((c) => c.resumeId === checkpoint.resumeId)) return s;
+      // A new question is shown at once, even if the user set an earlier one aside.
+      return {
+        checkpoints: { ...s.checkpoints, [checkpoint.sessionId]: [...list, checkpoint] },
+        dialogSetAside: { ...s.dialogSetAside, [checkpoint.sessionId]: false },
+      };
+    }),
+  checkpointAnswered: (checkpoint) =>
+    set((s) => ({
+      checkpoints: { ...s.checkpoints, [checkpoint.sessionId]: (s.checkpoints[checkpoint.sessionId] ?? []).filter((c) => c.resumeId !== checkpoint.resumeId) },
+    })),
+  resetProgress: (sessionId) => set((s) => ({ progress: { ...s.progress, [sessionId]: [] } })),
+  addProgress: (sessionId, entry) =>
+    set((s) => {
+      const list = s.progress[sessionId] ?? [];
+      const next = list.length >= MAX_PROGRESS_LINES ? [...list.slice(list.length - MAX_PROGRESS_LINES + 1), entry] : [...list, entry];
+      return { progress: { ...s.progress, [sessionId]: next } };
+    }),
+  setDialogAside: (sessionId, aside) => set((s) => ({ dialogSetAside: { ...s.dialogSetAside, [sessionId]: aside } })),
+}));

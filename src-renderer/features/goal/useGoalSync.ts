@@ -1,0 +1,78 @@
+import { useEffect } from 'react';
+import type { Subscription } from '../../../src-preload/rpc';
+import { useConnection, type OmniClient } from '../../bridge/connectionStore';
+import { errorMessage } from '../../ui/errorMessage';
+import { useGoal } from './goalStore';
+
+/** Credit for the progress stream, in characters: a replay of long lines must not stall on the default window. */
+const PROGRESS_CREDIT = 200_000;
+
+function refreshState(client: OmniClient, sessionId: string, isCancelled: () => boolean): void {
+  client
+    .call('goal.sessionState', { sessionId })
+    .then((read) => {
+      if (!isCancelled()) useGoal.getState().setStateRead(sessionId, read);
+    })
+    .catch(() => {
+      // A lost connection: the next client reads it again.
+    });
+}
+
+/**
+ * Keeps one session's goal data live: the run view, session.json, pending checkpoints and the progress log. On every
+ * (re)connection each stream is opened before its list is fetched, so nothing falls between the two; pending
+ * checkpoints come from the host's table, so the dialog is back after a reload or a host restart.
+ */
+export function useGoalSync(sessionId: string): void {
+  const client = useConnection((s) => s.client);
+  useEffect(() => {
+    if (!client) return;
+    const goal = useGoal.getState();
+    let cancelled = false;
+    const isCancelled = () => cancelled;
+    const live = (error: { code: string } | undefined): boolean => !cancelled && !!error && error.code !== 'CLOSED';
+    const subscriptions: Subscription[] = [];
+
+    subscriptions.push(
+      client.subscribe(
+        'goal.runChanges',
+        { sessionId },
+        {
+          onItem: (view) => {
+            goal.setView(sessionId, view);
+            // The view carries the last valid state; a problem with the file itself only the file read can tell.
+            refreshState(client, sessionId, isCancelled);
+          },
+          onEnd: (error) => {
+            if (live(error)) goal.setViewError(sessionId, errorMessage(error));
+          },
+        },
+      ),
+    );
+    subscriptions.push(
+      client.subscribe(
+        'goal.checkpointChanges',
+        { sessionId },
+        {
+          onItem: ({ kind, checkpoint }) => (kind === 'raised' ? goal.checkpointRaised(checkpoint) : goal.checkpointAnswered(checkpoint)),
+        },
+      ),
+    );
+    goal.resetProgress(sessionId);
+    subscriptions.push(
+      client.subscribe('goal.progress', { sessionId }, { onItem: (entry) => useGoal.getState().addProgress(sessionId, entry) }, { credit: PROGRESS_CREDIT }),
+    );
+    client
+      .call('goal.checkpoints', { sessionId })
+      .then((list) => {
+        if (!cancelled) goal.setCheckpoints(sessionId, list);
+      })
+      .catch(() => undefined);
+    refreshState(client, sessionId, isCancelled);
+
+    return () => {
+      cancelled = true;
+      for (const subscription of subscriptions) subscription.dispose();
+    };
+  }, [client, sessionId]);
+}
