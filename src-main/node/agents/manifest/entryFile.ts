@@ -1,5 +1,6 @@
 import { closeSync, existsSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isModelAgentEntry, MODEL_AGENT_ENTRY_SUFFIX, readLlmAgentDefinition } from '../../llm/llmAgentDefinition';
 import type { ManifestIssues } from './manifestIssues';
 
 const WASM_MAGIC = Buffer.from([0x00, 0x61, 0x73, 0x6d]);
@@ -48,8 +49,25 @@ export function checkEntry(entry: string, folder: string, sandbox: string | null
     issues.error('entry_outside_folder', 'entry', expected, `${JSON.stringify(entry)}, a symlink to ${real} outside the folder`, 'replace the symlink with the file itself');
     return null;
   }
+  // A model-backed agent (docs/llm-agents.md): its entry is a definition the host's model client runs, not code.
+  if (isModelAgentEntry(entry)) return checkModelAgentEntry(real, sandbox, issues);
   if (sandbox === 'wasm' && !startsWith(real, WASM_MAGIC)) {
     issues.error('entry_not_wasm', 'entry', 'a WebAssembly module (a file starting with \\0asm) for sandbox = "wasm"', `${JSON.stringify(entry)}, which is not one`, 'point entry at the compiled .wasm, or set sandbox = "native" for an executable');
+    return null;
+  }
+  return real;
+}
+
+/** A `*.llm.toml` entry runs no program of its own: sandbox = "wasm" (no native code), and the definition must read. */
+function checkModelAgentEntry(real: string, sandbox: string | null, issues: ManifestIssues): string | null {
+  if (sandbox === 'native') {
+    issues.error('invalid_value', 'sandbox', `"wasm" for a model-backed agent (entry *${MODEL_AGENT_ENTRY_SUFFIX})`, '"native"', 'set sandbox = "wasm": a model-backed agent runs no program, the host calls the model for it');
+    return null;
+  }
+  try {
+    readLlmAgentDefinition(real);
+  } catch (error) {
+    issues.error('invalid_value', 'entry', 'a readable model-agent definition (docs/llm-agents.md)', (error as Error).message, (error as { hint?: string }).hint ?? 'fix the definition file');
     return null;
   }
   return real;

@@ -21,6 +21,10 @@ import { composeTurnPrompt, turnInputFields, type AgentTurn } from './agentTurn'
 import { NativeAgent } from './nativeAgent';
 import { cardKindOf } from './cardAssembler';
 import { proxyAccessFor, type AgentCredentialBroker } from './credentialAccess';
+import type { LlmAgent } from '../../llm/llmAgent';
+import { isModelAgentEntry } from '../../llm/llmAgentDefinition';
+import { LlmConfigError, LlmError } from '../../llm/llmErrors';
+import { startLlmAgent, type LlmAgentHost } from '../../llm/startLlmAgent';
 import { TokenBucket } from './tokenBucket';
 
 export interface AgentRuntimeOptions {
@@ -41,6 +45,8 @@ export interface AgentRuntimeOptions {
    * host makes its credential services after the runtime).
    */
   credentials?: () => AgentCredentialBroker | undefined;
+  /** Model-backed agents (entry *.llm.toml, docs/llm-agents.md): the consent engine and llm-models.json. */
+  llm?: LlmAgentHost;
   /** Messages queued for the session's agent since its last turn (watcher events of runs), taken as delivered. */
   takeBacklog?: (sessionId: string) => string[];
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
@@ -50,7 +56,7 @@ export interface AgentRuntimeOptions {
 }
 
 /** A started agent of either kind: a WASM module in its child process, or a native program in the OS sandbox. */
-type RunningAgent = WasmAgent | NativeAgent;
+type RunningAgent = WasmAgent | NativeAgent | LlmAgent;
 
 /** Generous for any agent that talks to a person (10k chunks/s reach the DOM), a brake on one that floods. */
 const DEFAULT_OUTPUT_RATE = { chunksPerSecond: 20_000, chunkBurst: 5_000, charsPerSecond: 8 * 1024 * 1024, charBurst: 2 * 1024 * 1024 };
@@ -207,7 +213,8 @@ export class AgentRuntime implements Disposable {
     let running: RunningAgent | undefined;
     try {
       run.lifecycle.move('Initialized', 'host');
-      running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
+      if (isModelAgentEntry(manifest.entry)) running = await this.startModel(run, agent);
+      else running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
       if (!running) return;
       this.agents.set(run.info.id, running);
       this.follow(run, running, manifest.uiHints);
@@ -225,6 +232,8 @@ export class AgentRuntime implements Disposable {
       } else if (error instanceof AgentStoppedError) {
         const outcome = error.reason === 'timeout' || error.reason === 'cpu_budget' || error.reason === 'memory_limit' ? error.reason : error.reason === 'killed' ? 'stopped' : 'failed';
         this.finish(run, outcome, { code: error.reason, message: error.message, hint: error.hint || null });
+      } else if (error instanceof LlmError || error instanceof LlmConfigError) {
+        this.finish(run, 'failed', { code: error.code, message: error.message, hint: error.hint });
       } else {
         this.finish(run, 'failed', { code: 'internal', message: error instanceof Error ? error.message : String(error), hint: 'see the host log' });
       }
@@ -281,6 +290,20 @@ export class AgentRuntime implements Disposable {
       capabilities: manifest.capabilities,
       limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run) },
       outputPacing: this.outputPacing(),
+    });
+  }
+
+  /** A model-backed agent: the host's client for its provider, through the credential proxy (src-main/node/llm). */
+  private startModel(run: AgentRun, agent: CatalogAgent): Promise<LlmAgent> {
+    const host = this.options.llm;
+    if (!host) throw new LlmError('connection_unavailable', `"${agent.manifest.name}" is a model-backed agent, which this host was started without`, 'run it in the app');
+    const log = (text: string) => run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: text });
+    return startLlmAgent({
+      host,
+      agent,
+      run: { sessionId: run.info.sessionId, turn: run.turn, stopSignal: run.stopSignal, addTokens: (count) => run.addTokens(count), log },
+      credentials: this.options.credentials?.(),
+      deadlineMs: this.deadlineOf(run),
     });
   }
 

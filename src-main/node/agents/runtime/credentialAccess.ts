@@ -13,6 +13,8 @@ export interface AgentCredentialBroker {
 export interface ProxiedConnection {
   capability: string;
   provider: string;
+  /** The connection the handle was issued on (its per-connection settings, e.g. llm-models.json). */
+  connectionId: string;
   /** proxyEnvFor's variables: the provider's base URL on the proxy and a dummy key bound to the handle. */
   env: Record<string, string>;
   /** The proxy's origin and dummy key as one endpoint (what a host-side client of the agent uses). */
@@ -75,9 +77,9 @@ export async function proxyAccessFor(request: ProxyAccessRequest): Promise<Proxy
       continue;
     }
     try {
-      const { handle } = request.credentials.connections.handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
+      const { handle, record } = request.credentials.connections.handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
       const env = await request.credentials.proxyEnvFor(handle);
-      access.connections.push({ capability, provider: parsed.provider, env, endpoint: endpointOf(env) });
+      access.connections.push({ capability, provider: parsed.provider, connectionId: record.connectionId, env, endpoint: endpointOf(env) });
       Object.assign(access.env, env);
       access.notes.push(`${capability}: ${Object.keys(env).join(' and ')} point at the credential proxy (the agent holds a dummy key only)`);
     } catch (error) {

@@ -1,0 +1,150 @@
+import { DisposableStore, Emitter, type Disposable } from '../../../src-preload/rpc';
+import { describeUserInput } from '../agents/runtime/agentTurn';
+import type { JsonValue } from '../host/sessionState';
+import type { OutputChunk } from '../sandbox/wasm/agentHostCalls';
+import { AgentStoppedError } from '../sandbox/wasm/sandboxErrors';
+import type { ModelClient, ModelEndpoint, ModelUsage } from './modelClient';
+import type { ResolvedModel } from './modelConfig';
+
+export interface LlmAgentOptions {
+  client: ModelClient;
+  /** The credential proxy's URL and the dummy key for the agent's handle. */
+  endpoint: ModelEndpoint;
+  provider: string;
+  model: ResolvedModel;
+  /** The agent's own system prompt, for a run that brings none (a start from the Agents view). */
+  defaultSystemPrompt: string;
+  /** Wall-clock time the turn may take, not counting time suspended. */
+  deadlineMs: number;
+  /** The provider's usage for the turn (input + output tokens), reported once it is known. */
+  onUsage: (usage: ModelUsage) => void;
+}
+
+/** The input event's fields this agent reads: the prompt, and spawn_agent's prompts field by field when present. */
+interface TurnInput {
+  prompt?: unknown;
+  spawn?: { system_prompt?: unknown; user_message?: unknown; resume_data?: { user_input?: JsonValue } | null };
+}
+
+/**
+ * A model-backed agent: no program of its own; the host's client for its provider API calls the model through the
+ * credential proxy (it only ever holds the dummy key) and streams the text into the run's `main` card as it arrives,
+ * on the same callbacks WASM and native agents use, so the runtime follows all three alike. One input per run.
+ */
+export class LlmAgent implements Disposable {
+  private readonly owner = new DisposableStore();
+  private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
+  private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
+  private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
+  private readonly logs = this.owner.add(new Emitter<{ stream: 'stdout' | 'stderr'; text: string }>());
+  readonly calls = { onOutput: this.outputs.event, onArtifact: this.artifacts.event, onState: this.states.event };
+  readonly onLog = this.logs.event;
+  private readonly abort = new AbortController();
+  private stopped: AgentStoppedError | null = null;
+  private invoked = false;
+  private deadline: NodeJS.Timeout | undefined;
+  private remainingMs: number;
+  private runningSince = 0;
+  /** Set while suspended: the stream is not read on until it resolves. */
+  private paused: { promise: Promise<void>; release: () => void } | null = null;
+
+  constructor(private readonly o: LlmAgentOptions) {
+    this.remainingMs = o.deadlineMs;
+  }
+
+  /** Calls the model with the turn's prompts; resolves once the whole answer has streamed in. */
+  async invoke(input: Record<string, unknown>): Promise<void> {
+    if (this.invoked) throw new Error('a model-backed agent takes one input per run');
+    this.invoked = true;
+    const { systemPrompt, userMessage } = this.promptsOf(input as TurnInput);
+    const { model } = this.o;
+    this.log(`model ${model.model} (${model.hint}, from ${model.source}) over ${this.o.client.api}, at most ${model.maxTokens} tokens`);
+    this.startClock();
+    try {
+      const result = await this.o.client.stream(
+        { endpoint: this.o.endpoint, provider: this.o.provider, model: model.model, systemPrompt, userMessage, maxTokens: model.maxTokens, signal: this.abort.signal },
+        async (delta) => {
+          if (this.paused) await this.paused.promise;
+          if (this.stopped) throw this.stopped;
+          this.outputs.fire({ contentType: 'text/markdown', data: delta, chunkId: 'main' });
+        },
+      );
+      if (result.usage) {
+        this.o.onUsage(result.usage);
+        this.log(`tokens: ${result.usage.inputTokens} in, ${result.usage.outputTokens} out (as ${this.o.provider} counted them)${result.stopReason ? `; stop: ${result.stopReason}` : ''}`);
+      } else {
+        this.log(`${this.o.provider} reported no token usage for this answer; none counted`);
+      }
+      if (result.stopReason === 'max_tokens' || result.stopReason === 'length' || result.stopReason === 'max_output_tokens') {
+        this.log(`the answer was cut at max_tokens (${model.maxTokens}): ask for more tokens for a longer answer`);
+      }
+    } catch (error) {
+      throw this.stopped ?? error;
+    } finally {
+      this.stopClock();
+    }
+  }
+
+  async shutdown(): Promise<void> {}
+
+  suspend(): void {
+    if (this.paused || this.stopped) return;
+    let release = () => {};
+    const promise = new Promise<void>((resolve) => (release = resolve));
+    this.paused = { promise, release };
+    this.stopClock();
+  }
+
+  resume(): void {
+    if (!this.paused || this.stopped) return;
+    const { release } = this.paused;
+    this.paused = null;
+    release();
+    this.startClock();
+  }
+
+  kill(message = 'the agent was stopped by the host'): void {
+    this.stop(new AgentStoppedError('killed', message, ''));
+  }
+
+  dispose(): void {
+    this.kill('the agent was disposed');
+    this.owner.dispose();
+  }
+
+  private promptsOf(input: TurnInput): { systemPrompt: string; userMessage: string } {
+    const spawn = input.spawn;
+    if (spawn && typeof spawn.user_message === 'string') {
+      const system = typeof spawn.system_prompt === 'string' && spawn.system_prompt.trim() !== '' ? spawn.system_prompt : this.o.defaultSystemPrompt;
+      const reply = spawn.resume_data && spawn.resume_data.user_input !== undefined ? `\n\nUser replied: ${describeUserInput(spawn.resume_data.user_input)}` : '';
+      return { systemPrompt: system, userMessage: `${spawn.user_message}${reply}` };
+    }
+    return { systemPrompt: this.o.defaultSystemPrompt, userMessage: typeof input.prompt === 'string' ? input.prompt : '' };
+  }
+
+  private stop(error: AgentStoppedError): void {
+    if (this.stopped) return;
+    this.stopped = error;
+    this.stopClock();
+    this.abort.abort(error);
+    if (this.paused) this.paused.release();
+  }
+
+  private startClock(): void {
+    if (this.deadline || this.stopped) return;
+    this.runningSince = Date.now();
+    const limitS = Math.round(this.o.deadlineMs / 1000);
+    this.deadline = setTimeout(() => this.stop(new AgentStoppedError('timeout', `the model's answer took longer than the deadline of ${limitS} s`, 'ask for less, or give it a longer timeout')), Math.max(0, this.remainingMs));
+  }
+
+  private stopClock(): void {
+    if (!this.deadline) return;
+    clearTimeout(this.deadline);
+    this.deadline = undefined;
+    this.remainingMs -= Date.now() - this.runningSince;
+  }
+
+  private log(text: string): void {
+    this.logs.fire({ stream: 'stderr', text });
+  }
+}

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import type { ConsentEngine } from '../consent/consentEngine';
+import type { CatalogAgent } from '../agents/registry/agentCatalog';
+import { proxyAccessFor, type AgentCredentialBroker } from '../agents/runtime/credentialAccess';
+import type { AgentTurn } from '../agents/runtime/agentTurn';
+import { AnthropicMessagesClient } from './anthropicMessagesClient';
+import { LlmAgent } from './llmAgent';
+import { readLlmAgentDefinition } from './llmAgentDefinition';
+import { LlmConfigError, LlmError } from './llmErrors';
+import type { ModelApi, ModelClient, ModelUsage } from './modelClient';
+import { loadModelConfig, MODEL_CONFIG_FILE, resolveModel } from './modelConfig';
+import { OpenAiChatClient } from './openaiChatClient';
+import { OpenAiResponsesClient } from './openaiResponsesClient';
+
+/** What the runtime gives model-backed agents (AgentRuntimeOptions.llm). */
+export interface LlmAgentHost {
+  consent: Pick<ConsentEngine, 'ask'>;
+  /** `<home>/llm-models.json` (modelConfigPath); read at each start, so an edit applies to the next run. */
+  modelConfigFile: string;
+}
+
+export function modelConfigPath(home: string): string {
+  return join(home, MODEL_CONFIG_FILE);
+}
+
+export function clientFor(api: ModelApi): ModelClient {
+  switch (api) {
+    case 'anthropic-messages':
+      return new AnthropicMessagesClient();
+    case 'openai-responses':
+      return new OpenAiResponsesClient();
+    case 'openai-chat':
+      return new OpenAiChatClient();
+  }
+}
+
+export interface LlmAgentStart {
+  host: LlmAgentHost;
+  agent: CatalogAgent;
+  run: { sessionId: string; turn: AgentTurn | null; stopSignal: AbortSignal; addTokens(count: number): void; log(text: string): void };
+  credentials: AgentCredentialBroker | undefined;
+  deadlineMs: number;
+}
+
+/**
+ * Prepares a model-backed agent's run: reads its definition (the manifest's *.llm.toml entry), checks the manifest
+ * declares the connection it uses, gets the user's grant and a handle for it (credentialAccess.ts: the proxy's URL
+ * and a dummy key, never the key), and resolves model_hint to a model (llm-models.json, the agent's [models], the
+ * built-in defaults). Every problem is a typed error saying what to fix.
+ */
+export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
+  const { manifest } = start.agent;
+  const definition = readLlmAgentDefinition(manifest.entryPath);
+  const capability = `oauth:${definition.provider}.api`;
+  if (!(manifest.capabilities as readonly string[]).includes(capability)) {
+    throw new LlmConfigError(
+      join(start.agent.folder, 'manifest.toml'),
+      'capabilities',
+      `the agent talks to ${definition.provider} (${manifest.entry}) but does not declare ${capability}`,
+      `add "${capability}" to capabilities and "${definition.provider}:api" to oauth_scopes`,
+    );
+  }
+  // Read before any consent card: a broken file is reported without making the user answer first.
+  const config = loadModelConfig(start.host.modelConfigFile);
+  const access = await proxyAccessFor({ agentId: manifest.name, sessionId: start.run.sessionId, capabilities: [capability], consent: start.host.consent, credentials: start.credentials, signal: start.run.stopSignal });
+  for (const note of access.notes) start.run.log(note);
+  const connection = access.connections[0];
+  if (!connection) {
+    throw new LlmError('connection_unavailable', `"${manifest.name}" cannot reach ${definition.provider}: ${access.notes.join('; ') || 'no connection'}`, `connect ${definition.provider} in Connections and allow ${capability} for this agent`);
+  }
+  const model = resolveModel({
+    config,
+    provider: definition.provider,
+    connectionId: connection.connectionId,
+    hint: start.run.turn?.modelHint ?? definition.modelHint,
+    agent: { file: definition.file, models: definition.models, api: definition.api },
+    maxTokens: start.run.turn?.maxTokens ?? definition.maxTokens,
+  });
+  return new LlmAgent({
+    client: clientFor(model.api),
+    endpoint: connection.endpoint,
+    provider: definition.provider,
+    model,
+    defaultSystemPrompt: definition.systemPrompt,
+    deadlineMs: start.deadlineMs,
+    onUsage: (usage: ModelUsage) => start.run.addTokens(usage.inputTokens + usage.outputTokens),
+  });
+}
