@@ -4,48 +4,18 @@
 // closed local port, nothing is sent anywhere.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildProcessInvocationSpec, type ProcessInvocationSpec } from '../../src-main/node/harness';
-import { PtyProcess } from '../../src-main/node/terminals/ptyProcess';
-import { waitFor } from '../helpers';
 import { harnessDirs, request } from './harnessFixtures';
-
-const modules = resolve(__dirname, '../../.cache/harness-clis/node_modules');
-const claude = join(modules, `@anthropic-ai/claude-code-${process.platform}-${process.arch}`, 'claude');
-const codexTriple = process.arch === 'arm64' ? 'aarch64-unknown-linux-musl' : 'x86_64-unknown-linux-musl';
-const codex = join(modules, `@openai/codex-${process.platform}-${process.arch}`, 'vendor', codexTriple, 'bin', 'codex');
-const skip = !existsSync(claude) || !existsSync(codex) ? 'run `node scripts/install-harness-clis.mjs` first' : false;
-
-const OSC = new RegExp(String.raw`\x1b\][^\x07\x1b]*(\x07|\x1b\\)`, 'g');
-const CSI = new RegExp(String.raw`\x1b\[[0-9;?<>=]*[A-Za-z]`, 'g');
-const SHORT_ESCAPE = new RegExp(String.raw`\x1b[78=>]`, 'g');
-
-/** The screen text without escape sequences, with runs of spaces collapsed (the TUIs position words one by one). */
-function plain(output: string): string {
-  return output.replace(OSC, '').replace(CSI, ' ').replace(SHORT_ESCAPE, '').replace(/\s+/g, ' ');
-}
+import { baseEnv, claude, codex, PtyScreen, skipWithoutClis as skip } from './realClis';
 
 async function screenOf(spec: ProcessInvocationSpec, home: string, until: RegExp): Promise<string> {
-  const [shell, ...args] = spec.argv;
-  const pty = new PtyProcess({
-    shell,
-    args,
-    cwd: spec.cwd,
-    cols: 120,
-    rows: 40,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...spec.env },
-  });
-  let output = '';
-  pty.onDidData((data) => (output += data));
+  const screen = new PtyScreen(spec, baseEnv(home));
   try {
-    await waitFor(() => until.test(plain(output)), `${until} on the screen`, 60_000).catch((error: Error) => {
-      throw new Error(`${error.message}; the screen said: ${plain(output).slice(-1500)}`);
-    });
-    return plain(output);
+    return await screen.waitFor(until);
   } finally {
-    await pty.kill();
-    pty.dispose();
+    await screen.close();
   }
 }
 

@@ -1,0 +1,142 @@
+// The real Claude Code and Codex binaries the harness integration tests drive (installed on demand by
+// scripts/install-harness-clis.mjs into .cache/harness-clis; tests are skipped when absent), and the two ways a
+// host runs them: headless with pipes (runHeadless) and interactive in a PTY through the host's PtyProcess
+// (PtyScreen).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { harnessStdio, type ProcessInvocationSpec } from '../../src-main/node/harness';
+import { readProcTable } from '../../src-main/node/base/processTable';
+import { PtyProcess } from '../../src-main/node/terminals/ptyProcess';
+import { waitFor } from '../helpers';
+
+const modules = resolve(__dirname, '../../.cache/harness-clis/node_modules');
+export const claude = join(modules, `@anthropic-ai/claude-code-${process.platform}-${process.arch}`, 'claude');
+const codexTriple = process.arch === 'arm64' ? 'aarch64-unknown-linux-musl' : 'x86_64-unknown-linux-musl';
+export const codex = join(modules, `@openai/codex-${process.platform}-${process.arch}`, 'vendor', codexTriple, 'bin', 'codex');
+/** node:test's `skip` option: a reason while the CLIs are not installed. */
+export const skipWithoutClis = !existsSync(claude) || !existsSync(codex) ? 'run `node scripts/install-harness-clis.mjs` first' : false;
+
+/** The base env a host gives a harness process (spec.env is merged over it): no user config, no telemetry. */
+export function baseEnv(home: string): Record<string, string> {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+}
+
+export type CliEvent = Record<string, unknown>;
+
+/**
+ * Spawns a headless spec as the host would (argv without a shell, cwd, spec.env over `base`, harnessStdio's stdio)
+ * and waits for it to exit; returns its JSONL events. Killed (and reaped) if it runs past `timeoutMs`.
+ */
+export async function runHeadless(spec: ProcessInvocationSpec, base: Record<string, string>, timeoutMs = 90_000): Promise<{ events: CliEvent[]; code: number | null; stderr: string }> {
+  const stdio = harnessStdio(spec);
+  assert.equal(stdio.kind, 'spawn');
+  const [command, ...args] = spec.argv;
+  const child = spawn(command, args, { cwd: spec.cwd, env: { ...base, ...spec.env }, stdio: stdio.kind === 'spawn' ? stdio.stdio : 'pipe' });
+  const events: CliEvent[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      events.push(JSON.parse(line) as CliEvent);
+    } catch {
+      // not a JSON line
+    }
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  clearTimeout(timer);
+  return { events, code, stderr };
+}
+
+/** Runs a headless spec whose first event matching `pick` is wanted: kills the CLI as soon as it appears (and `alsoWaitFor` holds). */
+export async function firstEvent(spec: ProcessInvocationSpec, base: Record<string, string>, pick: (event: CliEvent) => boolean, alsoWaitFor: () => boolean = () => true): Promise<CliEvent> {
+  const stdio = harnessStdio(spec);
+  assert.equal(stdio.kind, 'spawn');
+  const [command, ...args] = spec.argv;
+  const child = spawn(command, args, { cwd: spec.cwd, env: { ...base, ...spec.env }, stdio: stdio.kind === 'spawn' ? stdio.stdio : 'pipe' });
+  const exited = new Promise((done) => child.once('close', done));
+  let found: CliEvent | undefined;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    try {
+      const event = JSON.parse(line) as CliEvent;
+      if (!found && pick(event)) found = event;
+    } catch {
+      // not a JSON line
+    }
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    return await waitFor(() => (found && alsoWaitFor() ? found : undefined), `the first event of ${command}`, 60_000);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; stderr: ${stderr.slice(0, 2000)}`);
+  } finally {
+    // Killed and reaped before the temp dirs are removed: the CLIs keep writing into their homes while they run.
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+const OSC = new RegExp(String.raw`\x1b\][^\x07\x1b]*(\x07|\x1b\\)`, 'g');
+const CSI = new RegExp(String.raw`\x1b\[[0-9;?<>=]*[A-Za-z]`, 'g');
+const SHORT_ESCAPE = new RegExp(String.raw`\x1b[78=>]`, 'g');
+
+/** Screen output without escape sequences, with runs of spaces collapsed (the TUIs position words one by one). */
+export function plain(output: string): string {
+  return output.replace(OSC, '').replace(CSI, ' ').replace(SHORT_ESCAPE, '').replace(/\s+/g, ' ');
+}
+
+/** An interactive spec running in a PTY (120×40) through the host's PtyProcess, with its output kept as plain text. */
+export class PtyScreen {
+  private readonly pty: PtyProcess;
+  private output = '';
+
+  constructor(spec: ProcessInvocationSpec, base: Record<string, string>) {
+    const [shell, ...args] = spec.argv;
+    this.pty = new PtyProcess({ shell, args, cwd: spec.cwd, cols: 120, rows: 40, env: { ...base, TERM: 'xterm-256color', ...spec.env } });
+    this.pty.onDidData((data) => (this.output += data));
+  }
+
+  /** Everything shown so far, as plain text. */
+  text(): string {
+    return plain(this.output);
+  }
+
+  /** Waits until the plain text after `from` (an offset into text()) matches; the error quotes the screen's tail. */
+  async waitFor(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
+    await waitFor(() => pattern.test(this.text().slice(from)), `${pattern} on the screen`, timeoutMs).catch((error: Error) => {
+      throw new Error(`${error.message}; the screen said: ${this.text().slice(-1500)}`);
+    });
+    return this.text();
+  }
+
+  write(data: string): void {
+    this.pty.write(data);
+  }
+
+  async close(): Promise<void> {
+    await this.pty.kill();
+    this.pty.dispose();
+  }
+}
+
+/**
+ * Live processes (not zombies) whose environment holds `name=value`: a harness home variable is unique to a test,
+ * so this finds anything a CLI left behind, including a daemon that detached from the process tree.
+ */
+export function processesWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`;
+  return readProcTable()
+    .filter((entry) => entry.state !== 'Z' && entry.pid !== process.pid)
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/environ`, 'latin1').split('\0').includes(wanted);
+      } catch {
+        return false; // gone, or another user's
+      }
+    })
+    .map((entry) => entry.pid);
+}
