@@ -1,7 +1,7 @@
 // runTurnNonInteractive with the agent-sdk frontend: the REAL @anthropic-ai/claude-agent-sdk (test-only, from
 // .cache/harness-clis; skipped when absent) and the Claude Code it runs, against the mock Anthropic Messages API.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addDescendants, readProcTable } from '../../src-main/node/base/processTable';
@@ -67,6 +67,16 @@ test('agent-sdk: a turn with the key continues the conversation (the model recei
   assert.ok(said('user', 'remember the word walnut'), 'the earlier prompt is sent again');
   assert.ok(said('assistant', 'mock reply to: remember the word walnut'), 'the earlier answer is sent again');
   assert.equal(lastUserText(mock.turns().at(-1)!), 'which word did I ask you to remember?');
+
+  // Claude Code finds a conversation only from the folder it began in: from elsewhere the turn is refused up front.
+  const elsewhere = join(dirs.root, 'elsewhere');
+  mkdirSync(elsewhere);
+  const sent = mock.turns().length;
+  await assert.rejects(runTurnNonInteractive(turnRequest('agent-sdk', { ...dirs, workspace: elsewhere }, 'hello?', { continuation: first.continuation }).request, options), {
+    code: 'HARNESS_RESUME_CWD_MISMATCH',
+    message: new RegExp(`started in ${dirs.workspace}`),
+  });
+  assert.equal(mock.turns().length, sent);
 });
 
 test('agent-sdk: aborting while the model is answering ends the turn as cancelled, with the key it had observed', { skip }, async (t) => {

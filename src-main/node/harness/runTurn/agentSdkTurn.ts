@@ -16,9 +16,9 @@ const PASSED_HOST_VARIABLES = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'USER
  */
 export async function runAgentSdkTurn(input: TurnInput): Promise<TurnOutcome> {
   const { request, options, cwd, endpoint, events, signal } = input;
-  const sdk = await loadAgentSdk(options.agentSdkDir);
   const configDir = claudeConfigDir(request.aspHome);
   const session = sessionOptions(configDir, request.continuation?.key, cwd);
+  const sdk = await loadAgentSdk(options.agentSdkDir);
   materializeClaudeCodeHome(configDir, cwd, endpoint.apiKey);
 
   const env: Record<string, string> = {};
