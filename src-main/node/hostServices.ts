@@ -19,6 +19,8 @@ import { createHarnessHandlers } from './harnessSessions/harnessHandlers';
 import { executablesFromEnv } from './harnessSessions/harnessExecutables';
 import { HarnessSessionService } from './harnessSessions/harnessSessionService';
 import { createGoalHandlers } from './goal/goalHandlers';
+import { Orchestrator } from './orchestrator/orchestrator';
+import type { GoalRunService } from './orchestrator/goalRunTypes';
 import { ExecService } from './exec/execService';
 import { databasePath } from './home';
 import { Ledger } from './ledger/ledger';
@@ -70,6 +72,8 @@ export interface HostServices {
   readonly contextRecorder: ContextRecorder;
   /** spawn_agent (docs/host-protocol.md): `spawnAgent.spawn(...)`, its checkpoints' resume and wait. */
   readonly spawnAgent: SpawnAgentService;
+  /** The orchestrator: goal runs (plan, execute, verify, halt, resume, rollback) per session (docs/orchestrator.md). */
+  readonly goalRuns: GoalRunService;
   dispose(): Promise<void>;
 }
 
@@ -135,6 +139,8 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
 
   // spawn_agent over the runtime, raising checkpoints in the same store the goal view answers.
   const spawnAgent = new SpawnAgentService({ runtime: agents, checkpoints, audit: (entry) => ledger.append(entry), progress });
+  // Goal runs over spawn_agent; checkpoints resume through the same resumer, so each resumes once whoever asks.
+  const goalRuns = new Orchestrator({ spawnAgent: spawnAgent.spawn, workspaceOf: (id) => sessions.get(id).workspace, checkpoints, resumer: spawnAgent.resumer, progress, ledger });
 
   const execStarted = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
 
@@ -144,8 +150,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     ...createAgentHandlers(agents, USER),
     ...createCredentialHandlers(() => credentials, USER),
     ...createHarnessHandlers(() => harness, USER),
-    // goalRuns: the orchestrator (GoalRunService) once it is built here; until then Run/Halt/Resume answer UNAVAILABLE.
-    ...createGoalHandlers({ db, sessions, events: events.log, checkpoints, progress, contextRecorder, goalRuns: undefined }, USER),
+    ...createGoalHandlers({ db, sessions, events: events.log, checkpoints, progress, contextRecorder, goalRuns }, USER),
 
     'host.info': () => ({
       version: options.version,
@@ -283,9 +288,12 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
     progress,
     contextRecorder,
     spawnAgent,
+    goalRuns,
     async dispose() {
       // First, so prompts still waiting are denied (and recorded) while the ledger is open.
       consent.dispose();
+      // Running goal runs are halted (status halted in session.json), so Resume continues them after the restart.
+      await goalRuns.dispose();
       await execStarted;
       // Running processes end with the host; their runs stay `running` and are recovered at the next start.
       await exec.dispose();
