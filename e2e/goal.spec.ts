@@ -1,0 +1,152 @@
+import type { Page } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CheckpointStore } from '../src-main/node/host/checkpointStore';
+import { databasePath } from '../src-main/node/home';
+import { openDatabase } from '../src-main/node/store/database';
+import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
+import { expect, test } from './fixtures';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Opens the session's Goal panel from the keyboard: Tab reaches its summary, Enter unfolds it. */
+async function openGoalPanel(page: Page): Promise<void> {
+  const summary = visibleSessionView(page).getByTestId('goal-summary');
+  await summary.focus();
+  await page.keyboard.press('Enter');
+  await expect(visibleSessionView(page).getByTestId('goal-panel')).toHaveAttribute('open', '');
+}
+
+/** The host's ledger entries of a type for a session, oldest first (read from its database, as `omni ledger` would). */
+function ledgerEntries(home: string, sessionId: string, type: string): { seq: number; actor: string; payload: Record<string, unknown> }[] {
+  const db = openDatabase(databasePath(home));
+  try {
+    return db
+      .prepare<[string, string], { seq: number; actor: string; payload: string }>('SELECT seq, actor, payload FROM audit_ledger WHERE session_id = ? AND type = ? ORDER BY seq')
+      .all(sessionId, type)
+      .map((row) => ({ seq: row.seq, actor: row.actor, payload: JSON.parse(row.payload) as Record<string, unknown> }));
+  } finally {
+    db.close();
+  }
+}
+
+async function sessionIdOf(page: Page): Promise<string> {
+  const id = await visibleSessionView(page).getAttribute('data-session-id');
+  if (!id) throw new Error('the session view has no session id');
+  return id;
+}
+
+test.describe('goal: context.md and checkpoints', () => {
+  test('context.md written in the editor, saved with Ctrl+S, each save in the ledger; an edit made elsewhere is not overwritten', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    const workspace = omni.newWorkspace('goal-context');
+    await createSession(page, workspace, 'Goal context');
+    const sessionId = await sessionIdOf(page);
+    await openGoalPanel(page);
+
+    const view = visibleSessionView(page);
+    const editor = view.getByTestId('goal-context-text');
+    const status = view.getByTestId('goal-context-status');
+    await expect(status).toHaveText('No context.md yet');
+    const first = '# Project: SuperTasker CLI\n\n## Vision\n\nA task CLI, keyboard only.\n';
+    await editor.fill(first);
+    await expect(status).toHaveText('Unsaved changes');
+    await editor.press('Control+s');
+    await expect(status).toHaveText(/^Saved · ledger #\d+$/);
+    const file = join(workspace, '.meta/context.md');
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    const [recorded] = ledgerEntries(omni.home, sessionId, 'meta.context_recorded');
+    await expect(status).toHaveText(`Saved · ledger #${recorded.seq}`);
+    expect(recorded.payload.new_sha256).toBe(sha256(first));
+
+    // A second save (the button this time): a context_edit entry with the old and the new hash, by the user.
+    const second = `${first}\n## Tech Stack\n\n- Rust\n`;
+    await editor.fill(second);
+    await view.getByTestId('goal-context-save').click();
+    const [edit] = ledgerEntries(omni.home, sessionId, 'meta.context_edit');
+    await expect(status).toHaveText(`Saved · ledger #${edit.seq}`);
+    expect([edit.actor, edit.payload.old_sha256, edit.payload.new_sha256]).toEqual(['user', sha256(first), sha256(second)]);
+
+    // Someone changes the file in another editor; this editor's next save is refused instead of overwriting it.
+    const elsewhere = `${second}\n## Current Phase Focus\n\nPhase 1\n`;
+    writeFileSync(file, elsewhere);
+    await editor.fill(`${second}\nmine\n`);
+    await editor.press('Control+s');
+    await expect(view.getByTestId('goal-context-error')).toContainText('changed on disk since the editor loaded it');
+    expect(readFileSync(file, 'utf8')).toBe(elsewhere);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await view.getByTestId('goal-context-reload').click();
+    await expect(editor).toHaveValue(elsewhere);
+    await expect(status).toHaveText('No changes');
+    // Loading it noticed the outside edit: in the ledger as well.
+    expect(ledgerEntries(omni.home, sessionId, 'meta.context_edit').map((e) => e.payload.new_sha256)).toEqual([sha256(second), sha256(elsewhere)]);
+    await saveScreenshot(page, 'goal-context-editor');
+  });
+
+  test('pending checkpoints: a modal after a reload and after a host restart, focus kept inside, Escape keeps the question; answered by clicking an option, then by free text', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('goal-checkpoints'), 'Goal checkpoints');
+    const sessionId = await sessionIdOf(page);
+
+    // Raised in the host's database, as an agent's spawn_agent does (the store is shared by every process on it).
+    const db = openDatabase(databasePath(omni.home));
+    try {
+      const store = new CheckpointStore(db);
+      store.raise(sessionId, { type: 'checkpoint', reason: 'decision_required', message: 'Which auth provider?', options: ['Auth0', 'Supabase'], resume_id: 'step_2_auth_decision' }, 'executor');
+      store.raise(sessionId, { type: 'checkpoint', reason: 'human_action', message: 'Create the OAuth app in the provider console, then continue', options: [], resume_id: 'step_3_oauth_app' }, 'executor');
+    } finally {
+      db.close();
+    }
+    await page.reload();
+    await expectConnected(page);
+
+    const dialog = page.getByTestId('checkpoint-dialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId('checkpoint-message')).toHaveText('Which auth provider?');
+    await expect(dialog).toContainText('executor asks for a decision · 1 more waiting');
+    await expect(dialog.getByTestId('checkpoint-option')).toHaveText(['Auth0', 'Supabase']);
+    // Focus starts in the dialog and Tab / Shift+Tab never leave it.
+    const focusInDialog = () => dialog.evaluate((element) => element.contains(document.activeElement));
+    expect(await focusInDialog()).toBe(true);
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      expect(await focusInDialog(), `focus after ${key}`).toBe(true);
+    }
+    await saveScreenshot(page, 'goal-checkpoint-dialog');
+
+    // Escape sets it aside; the question stays, in a banner that brings it back.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    const banner = visibleSessionView(page).getByTestId('checkpoint-banner');
+    await expect(banner).toContainText('Which auth provider?');
+    await expect(visibleSessionView(page).getByTestId('goal-waiting-badge')).toHaveText('2 questions waiting');
+    await banner.getByTestId('checkpoint-banner-open').click();
+    await expect(dialog).toBeVisible();
+
+    // The host crashes and comes back: the questions are still there (they are rows, not memory).
+    await omni.restartHost();
+    await expectConnected(page);
+    await expect(dialog.getByTestId('checkpoint-message')).toHaveText('Which auth provider?');
+
+    await dialog.getByRole('button', { name: 'Supabase' }).click();
+    await expect(dialog.getByTestId('checkpoint-message')).toHaveText('Create the OAuth app in the provider console, then continue');
+    await dialog.getByTestId('checkpoint-text').fill('Created app omni-e2e, callback http://127.0.0.1/cb');
+    await dialog.getByTestId('checkpoint-continue').click();
+    await expect(dialog).toBeHidden();
+    await expect(visibleSessionView(page).getByTestId('goal-waiting-badge')).toHaveCount(0);
+
+    const answers = ledgerEntries(omni.home, sessionId, 'checkpoint.answer').map((e) => [e.actor, e.payload]);
+    expect(answers).toEqual([
+      ['user', { resume_id: 'step_2_auth_decision', answer: 'Supabase' }],
+      ['user', { resume_id: 'step_3_oauth_app', answer: 'Created app omni-e2e, callback http://127.0.0.1/cb' }],
+    ]);
+    // Answered means answered: a reload shows no dialog.
+    await page.reload();
+    await expectConnected(page);
+    await expect(visibleSessionView(page).getByTestId('goal-summary')).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+  });
+});
