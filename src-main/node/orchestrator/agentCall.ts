@@ -3,7 +3,7 @@ import { parseCheckpointSignal, CheckpointSignalError } from '../host/checkpoint
 import type { CheckpointRef, CheckpointStore } from '../host/checkpointStore';
 import type { MetaState } from '../host/metaState';
 import type { ProgressLog } from '../host/progressLog';
-import type { JsonValue } from '../host/sessionState';
+import { resumeSpawn } from '../host/resumeSpawn';
 import type { AgentResponse, SpawnAgent, SpawnAgentOptions } from '../host/spawnAgentTypes';
 import { patchRecord, readRecord, type CheckpointRole } from './goalRunRecord';
 import { haltableDelay, throwIfHalted, untilHalted } from './runHalted';
@@ -37,14 +37,15 @@ const hostError = (data: string): AgentResponse => ({ status: 'error', data, met
 /**
  * spawn_agent with the host's side of checkpoints (spec §2): when the agent answers "checkpoint", the question is
  * raised in the CheckpointStore (durable, shown to the user), the run waits for the answer, and the agent is spawned
- * again with resume_data {checkpoint_id: resume_id, user_input: answer} through CheckpointResumer.resumeOnce, so a
- * double click or a restart never resumes it twice. The checkpoint is also kept in session.json, so a halted or
+ * again with resume_data {checkpoint_id: resume_id, user_input: answer} through spawn_agent's resume path
+ * (resumeSpawn, on CheckpointResumer.resumeOnce), so a double click or a restart never resumes it twice. The checkpoint is also kept in session.json, so a halted or
  * restarted run goes back to waiting on it instead of asking the agent again. Returns the first response that is not
  * a checkpoint.
  */
 export async function callAgent(deps: AgentCallDeps, request: AgentCallRequest): Promise<AgentResponse> {
   const context = { sessionId: deps.sessionId, actor: 'host', signal: deps.signal };
-  const spawn = (options: SpawnAgentOptions) => untilHalted(deps.spawnAgent(request.agent, request.systemPrompt, request.userMessage, options, context), deps.signal);
+  const haltable: SpawnAgent = (...args) => untilHalted(deps.spawnAgent(...args), deps.signal);
+  const spawn = (options: SpawnAgentOptions) => haltable(request.agent, request.systemPrompt, request.userMessage, options, context);
   const recorded = readRecord(await deps.meta.read()).checkpoint;
   let next: { spawn: SpawnAgentOptions } | { await: string } =
     recorded && recorded.role === request.role && recorded.taskId === request.taskId && recorded.agent === request.agent
@@ -59,14 +60,11 @@ export async function callAgent(deps: AgentCallDeps, request: AgentCallRequest):
     } else {
       const ref = { sessionId: deps.sessionId, resumeId: next.await };
       await waitForAnswer(deps, ref);
-      const outcome = await deps.resumer.resumeOnce(ref, async ({ answer }) => {
-        const resumed = await spawn({ ...request.options, resume_data: { checkpoint_id: ref.resumeId, user_input: answer } });
-        return resumed as unknown as JsonValue;
-      });
+      // spawn_agent's resume path: the same call with resume_data, run once however many callers ask.
+      const call = { agent_name: request.agent, system_prompt: request.systemPrompt, user_message: request.userMessage, options: request.options };
+      response = await resumeSpawn(haltable, deps.resumer, ref, call, context);
       await patchRecord(deps.meta, (r) => delete r.checkpoint);
       throwIfHalted(deps.signal);
-      if (!outcome.ok) return hostError(`resuming ${request.agent} after "${ref.resumeId}" failed: ${outcome.error}`);
-      response = outcome.value as unknown as AgentResponse;
     }
     if (response.status !== 'checkpoint') return response;
 
