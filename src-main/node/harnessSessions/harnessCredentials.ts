@@ -35,6 +35,8 @@ export async function harnessCredential(
   actor: string,
 ): Promise<HarnessCredential> {
   const serving = SERVING_PROVIDERS[who.frontend];
+  // Right after a host start the keychain may still be opening: wait for its answer rather than report it missing.
+  await credentials.vault.ready;
   const status = credentials.connections.status();
   if (!status.available) {
     throw new HarnessSessionError('HARNESS_NO_CONNECTION', `the credential vault is off (${status.problem ?? 'no keychain'}), so ${who.frontend} has no way to reach its provider. Fix the keychain, connect ${serving.label} in Connections, then start again.`);

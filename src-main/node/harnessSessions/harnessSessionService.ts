@@ -139,7 +139,8 @@ export class HarnessSessionService implements Disposable {
           ioMode,
           ...(continuation ? { continuation } : {}),
           cwd: row.originCwd,
-          env: credential.env,
+          // No telemetry, error reports or update checks: the credential proxy is the CLI's only network peer.
+          env: frontend === 'claude-code' ? { ...credential.env, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' } : credential.env,
         },
         {
           executable,
