@@ -1,7 +1,7 @@
 // runTurnNonInteractive with the agent-sdk frontend: the REAL @anthropic-ai/claude-agent-sdk (test-only, from
 // .cache/harness-clis; skipped when absent) and the Claude Code it runs, against the mock Anthropic Messages API.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addDescendants, readProcTable } from '../../src-main/node/base/processTable';
@@ -135,3 +135,28 @@ function liveChildren(): number[] {
   };
   return table.filter((entry) => entry.pid !== process.pid && members.has(entry.pid) && entry.state !== 'Z' && isClaude(entry.pid)).map((entry) => entry.pid);
 }
+
+test('agent-sdk: nobody can approve a tool call during a non-interactive turn, so by default Bash is denied and nothing runs; the user\'s home is not touched', { skip }, async (t) => {
+  const dirs = turnDirs(t);
+  const home = join(dirs.root, 'user-home');
+  mkdirSync(home);
+  const savedHome = process.env.HOME;
+  process.env.HOME = home;
+  t.after(() => {
+    process.env.HOME = savedHome;
+  });
+  const marker = join(dirs.workspace, 'made-by-the-model');
+  const mock = await startMockProvider('anthropic', {
+    script: (request) =>
+      conversationOf(request).some((turn) => turn.role === 'tool') ? { text: 'could not do it' } : { toolCalls: [{ name: 'Bash', input: { command: `touch '${marker}'`, description: 'make a file' } }] },
+  });
+  t.after(() => mock.close());
+
+  const response = await runTurnNonInteractive(turnRequest('agent-sdk', dirs, 'make a file').request, { endpoint: { baseUrl: mock.baseUrl, apiKey: PROXY_KEY }, agentSdkDir });
+
+  assert.equal(response.result.status, 'completed', JSON.stringify(response.result));
+  assert.equal(existsSync(marker), false, 'the command did not run');
+  const toolResult = conversationOf(mock.turns().at(-1)!).find((turn) => turn.role === 'tool');
+  assert.match(toolResult?.text ?? '', /Permission to use Bash has been denied/);
+  assert.deepEqual(readdirSync(home), [], 'Claude Code kept its state in the harness home, not in ~/.claude');
+});
