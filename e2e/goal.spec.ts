@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CheckpointStore } from '../src-main/node/host/checkpointStore';
 import { databasePath } from '../src-main/node/home';
@@ -148,5 +148,167 @@ test.describe('goal: context.md and checkpoints', () => {
     await expectConnected(page);
     await expect(visibleSessionView(page).getByTestId('goal-summary')).toBeVisible();
     await expect(dialog).toHaveCount(0);
+  });
+});
+
+/** A native agent in the app home's agent folder (the user's own agents); `script` is its sh entry. */
+function installNativeAgent(home: string, name: string, script: string): void {
+  const folder = join(home, 'agents', name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, 'manifest.toml'),
+    [
+      'schema_version = "0.1"',
+      `name = "${name}"`,
+      'version = "0.1.0"',
+      'entry = "agent.sh"',
+      'sandbox = "native"',
+      'capabilities = ["files.write"]',
+      'oauth_scopes = []',
+      'resources.cpu = "500m"',
+      'resources.mem = "128Mi"',
+      'ui.hints = ["streaming"]',
+      '',
+    ].join('\n'),
+  );
+  writeFileSync(join(folder, 'agent.sh'), script);
+  chmodSync(join(folder, 'agent.sh'), 0o755);
+}
+
+const outputLine = (agent: string, data: string): string =>
+  JSON.stringify({ schema_version: '0.1', type: 'output', agent_id: agent, chunk_id: 'main', content_type: 'text/plain', data });
+
+/**
+ * Task 01's executor: asks which auth provider (a spec §2 checkpoint as its whole output); resumed with the answer in
+ * resume_data, it writes the answer into auth-provider.txt and says so.
+ */
+const ASKER = `#!/bin/sh
+read -r input
+case "$input" in
+  *'"resume_data":{'*)
+    answer=$(printf '%s' "$input" | sed -n 's/.*"user_input":"\\([^"]*\\)".*/\\1/p')
+    printf '%s\\n' "$answer" > auth-provider.txt
+    printf '{"schema_version":"0.1","type":"output","agent_id":"asker","chunk_id":"main","content_type":"text/plain","data":"Configured %s as the auth provider"}\\n' "$answer"
+    ;;
+  *)
+    cat <<'JSON'
+${outputLine('asker', JSON.stringify({ type: 'checkpoint', reason: 'decision_required', message: 'Which auth provider?', options: ['Auth0', 'Supabase'], resume_id: 'step_2_auth_decision' }))}
+JSON
+    ;;
+esac
+`;
+
+/** Task 02's executor: starts writing, then takes its time (long enough to be halted). */
+const SLOW = `#!/bin/sh
+read -r input
+echo "half a schema" > schema.sql
+printf '%s\\n' '${outputLine('slow', 'writing the schema')}'
+sleep 120
+`;
+
+const CONTEXT = `# Project: SuperTasker CLI
+
+## Vision
+
+A task CLI with sign-in.
+
+## Plan
+
+- [01] Choose the auth provider
+  agent: asker
+  verifier: none
+- [02] Implement the SQLite schema (after 01)
+  agent: slow
+  verifier: none
+`;
+
+function installGoalAgents(home: string): void {
+  installNativeAgent(home, 'asker', ASKER);
+  installNativeAgent(home, 'slow', SLOW);
+}
+
+/**
+ * Answers every native-agent launch's consent card with Allow once, as the user would, whenever one shows while the
+ * test waits for something; returns the agents allowed, in order.
+ */
+async function allowNativeLaunches(page: Page): Promise<string[]> {
+  const allowed: string[] = [];
+  await page.addLocatorHandler(visibleSessionView(page).getByTestId('consent-card').first(), async (card) => {
+    allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
+    await card.getByTestId('consent-allow-once').click();
+  });
+  return allowed;
+}
+
+test.describe('goal: a run end to end', () => {
+  // eslint-disable-next-line no-empty-pattern
+  test.use({ prepareHome: async ({}, use) => use(installGoalAgents) });
+
+  test('context.md → Run → the plan on the board → a checkpoint answered by clicking an option → the agent continues with it → Halt → Roll back a task', async ({ omni }) => {
+    test.setTimeout(150_000);
+    const { page } = omni;
+    await expectConnected(page);
+    const workspace = omni.newWorkspace('goal-run');
+    await createSession(page, workspace, 'Goal run');
+    const sessionId = await sessionIdOf(page);
+    await openGoalPanel(page);
+    const view = visibleSessionView(page);
+    const allowed = await allowNativeLaunches(page);
+
+    await view.getByTestId('goal-context-text').fill(CONTEXT);
+    await view.getByTestId('goal-context-text').press('Control+s');
+    await expect(view.getByTestId('goal-context-status')).toHaveText(/^Saved · ledger #\d+$/);
+
+    await view.getByTestId('goal-run').click();
+    // The deterministic planner turns the "## Plan" section into the board's tasks.
+    const tasks = view.getByTestId('goal-task');
+    await expect(tasks).toHaveCount(2);
+    await expect(tasks.nth(0)).toContainText('Choose the auth provider');
+    await expect(tasks.nth(1).getByTestId('goal-task-deps')).toHaveText('after 01');
+    await expect(view.getByTestId('goal-phase')).toContainText('deterministic planner');
+    await expect(view.locator('[data-testid="goal-task"][data-active="true"]')).toHaveAttribute('data-task-id', '01');
+
+    // The executor asks (once the user let it run natively); the run waits for the answer in the dialog.
+    const dialog = page.getByTestId('checkpoint-dialog');
+    await expect(dialog.getByTestId('checkpoint-message')).toHaveText('Which auth provider?', { timeout: 30_000 });
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'asks: Which auth provider?' })).toHaveCount(1);
+    await dialog.getByRole('button', { name: 'Supabase' }).click();
+    await expect(dialog).toBeHidden();
+
+    // Resumed with resume_data: the agent uses the answer; the task is committed and complete.
+    await expect(tasks.nth(0)).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    await expect(tasks.nth(0).getByTestId('goal-task-commits').locator('code')).toHaveCount(1);
+    expect(readFileSync(join(workspace, 'auth-provider.txt'), 'utf8')).toBe('Supabase\n');
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'Task 01: committed' })).toHaveCount(1);
+
+    // Task 02 runs (slowly); Halt stops it, and what it had written is not left in the workspace.
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'Agent "slow" started' })).toHaveCount(1, { timeout: 30_000 });
+    await expect(view.locator('[data-testid="goal-task"][data-active="true"]')).toHaveAttribute('data-task-id', '02');
+    await expect(view.getByTestId('goal-phase')).toHaveAttribute('data-phase', 'running');
+    await saveScreenshot(page, 'goal-run-board');
+    await view.getByTestId('goal-halt').click();
+    await expect(view.getByTestId('goal-phase')).toHaveAttribute('data-phase', 'halted', { timeout: 30_000 });
+    await expect(view.getByTestId('goal-resume')).toBeEnabled();
+    await expect(tasks.nth(1)).toHaveAttribute('data-status', 'pending');
+    expect(existsSync(join(workspace, 'schema.sql'))).toBe(false);
+
+    // Roll back task 01, confirmed: its commit is reverted (history kept) and it is pending again.
+    await tasks.nth(0).getByTestId('goal-task-rollback').click();
+    const confirm = tasks.nth(0).getByTestId('goal-task-confirm');
+    await expect(confirm).toContainText('Revert 1 commit of “Choose the auth provider”');
+    await expect(confirm.getByTestId('goal-task-confirm-rollback')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(tasks.nth(0).getByTestId('goal-task-rollback-result')).toContainText('Reverted');
+    await expect(tasks.nth(0)).toHaveAttribute('data-status', 'pending');
+    await expect(tasks.nth(0).getByTestId('goal-task-commits')).toHaveCount(0);
+    expect(existsSync(join(workspace, 'auth-provider.txt'))).toBe(false);
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'Task 01 rolled back by user' })).toHaveCount(1);
+
+    expect(allowed.filter((agent) => agent === 'asker').length).toBeGreaterThanOrEqual(1);
+    expect(allowed).toContain('slow');
+    const types = (type: string) => ledgerEntries(omni.home, sessionId, type);
+    expect(types('checkpoint.answer').map((e) => e.payload)).toEqual([{ resume_id: 'step_2_auth_decision', answer: 'Supabase' }]);
+    expect(types('goal.rollback').map((e) => [e.actor, e.payload.taskId])).toEqual([['user', '01']]);
+    await saveScreenshot(page, 'goal-run-rolled-back');
   });
 });
