@@ -80,3 +80,17 @@ test('other refusals: a CLI frontend, an empty prompt, a relative or missing cwd
     { code: 'HARNESS_BAD_CONTINUATION_KEY' },
   );
 });
+
+test('a signal aborted before the call ends the turn as cancelled without a request to the provider', async (t) => {
+  const openai = await startMockProvider('openai');
+  t.after(() => openai.close());
+  const dirs = turnDirs(t);
+  const continuation = { provider: 'openai' as const, key: 'resp_kept' };
+  const { request, events } = turnRequest('pi-sdk', dirs, 'hi', { continuation });
+  const response = await runTurnNonInteractive(request, { endpoint: { baseUrl: openai.baseUrl, apiKey: PROXY_KEY }, signal: AbortSignal.abort() });
+  assert.equal(response.result.status, 'cancelled');
+  assert.equal(response.result.error?.code, 'HARNESS_TURN_CANCELLED');
+  assert.deepEqual(response.continuation, continuation);
+  assert.equal(events.length, 0);
+  assert.equal(openai.requests.length, 0);
+});

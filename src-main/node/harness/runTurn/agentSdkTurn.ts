@@ -19,6 +19,7 @@ export async function runAgentSdkTurn(input: TurnInput): Promise<TurnOutcome> {
   const configDir = claudeConfigDir(request.aspHome);
   const session = sessionOptions(configDir, request.continuation?.key, cwd);
   const sdk = await loadAgentSdk(options.agentSdkDir);
+  if (signal.aborted) return { result: cancelledResult(''), ...(events.continuation ? { continuation: events.continuation } : {}) };
   materializeClaudeCodeHome(configDir, cwd, endpoint.apiKey);
 
   const env: Record<string, string> = {};
@@ -39,6 +40,7 @@ export async function runAgentSdkTurn(input: TurnInput): Promise<TurnOutcome> {
   const abortController = new AbortController();
   const stop = (): void => abortController.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });
+  if (signal.aborted) stop();
   let stderr = '';
   const query = sdk.query({
     prompt: promptWith(request.prompt, input.attachments),
@@ -82,7 +84,7 @@ export async function runAgentSdkTurn(input: TurnInput): Promise<TurnOutcome> {
   }
   if (signal.aborted && result?.status !== 'completed') result = cancelledResult(finalText);
   result ??= failed('AGENT_SDK_NO_RESULT', `the Agent SDK's stream ended without a result message${stderr ? `; Claude Code stderr: ${stderr.trim()}` : ''}`, finalText);
-  return { result, continuation: events.continuation, ...(model !== undefined ? { model } : {}) };
+  return { result, ...(events.continuation ? { continuation: events.continuation } : {}), ...(model !== undefined ? { model } : {}) };
 }
 
 /**

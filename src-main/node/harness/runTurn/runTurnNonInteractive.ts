@@ -9,7 +9,7 @@ import type { RunTurnOptions } from './runTurnOptions';
 import { resolveAttachments } from './turnAttachments';
 import { resolveTurnEndpoint } from './turnEndpoint';
 import { TurnEvents } from './turnEvents';
-import type { TurnInput, TurnOutcome } from './turnInput';
+import { cancelledResult, type TurnInput, type TurnOutcome } from './turnInput';
 
 const RUNNERS: Record<RunTurnNonInteractiveRequest['frontend'], (input: TurnInput) => Promise<TurnOutcome>> = {
   'agent-sdk': runAgentSdkTurn,
@@ -55,6 +55,9 @@ export async function runTurnNonInteractive(request: RunTurnNonInteractiveReques
   else options.signal?.addEventListener('abort', follow, { once: true });
 
   const events = new TurnEvents({ cpSessionId: request.cpSessionId, runId: request.runId }, request.callbacks, request.continuation);
+  if (controller.signal.aborted) {
+    return { ...(events.continuation ? { continuation: events.continuation } : {}), provider, frontend: request.frontend, result: cancelledResult('') };
+  }
   try {
     const outcome = await RUNNERS[request.frontend]({
       request: { ...request, aspHome: normalize(request.aspHome) },
