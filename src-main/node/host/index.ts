@@ -23,3 +23,10 @@ export {
 } from './checkpointStore';
 export { CheckpointResumer, CheckpointNotAnsweredError, type ResumeContext, type ResumeFunction } from './checkpointResumer';
 export type { FieldProblem } from './schemaProblems';
+export { SpawnAgentService, type SpawnAgentDeps } from './spawnAgent';
+export { SpawnAgentInputError, UnknownAgentError, ResumeDataError } from './spawnAgentErrors';
+export { DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS } from './spawnAgentInput';
+export { waitForCheckpointAnswer } from './checkpointAnswerWait';
+export type { SpawnCall } from './spawnCall';
+export type { ThroughCheckpointsOptions } from './spawnThroughCheckpoints';
+export type { AgentResponse, AgentResponseStatus, ModelHint, ResumeData, SpawnAgent, SpawnAgentOptions, SpawnContext } from './spawnAgentTypes';
