@@ -71,6 +71,16 @@ describe('goal run: plan, execute in dependency order, commit, verify', () => {
     assert.deepEqual(fx.ledgerTypes().filter((t) => t.startsWith('goal.')), ['goal.start', 'goal.plan', 'goal.task_commit', 'goal.task_commit', 'goal.task_commit']);
   });
 
+  it('a double click on Run (and a Resume from another window) starts one run, not two', async () => {
+    fx = new GoalRunFixture({ executor: writes({ 'a.txt': 'a' }), verifier: pass });
+    fx.writeContext('# P\n\n## Plan\n- [01] Setup\n');
+    fx.start();
+    await Promise.all([fx.orchestrator.start(SESSION, 'user'), fx.orchestrator.start(SESSION, 'user'), fx.orchestrator.resume(SESSION, 'user')]);
+    assert.equal((await fx.orchestrator.whenIdle(SESSION)).phase, 'done');
+    assert.deepEqual(fx.calls.map((c) => c.agent), ['executor', 'verifier']);
+    assert.equal(fx.ledgerTypes().filter((t) => t === 'goal.plan').length, 1);
+  });
+
   it('a malformed plan stops the run before any agent runs, naming the line', async () => {
     fx = new GoalRunFixture({ executor: writes({ 'a.txt': 'a' }), verifier: pass });
     fx.writeContext('# P\n\n## Plan\n- [01] Setup\n- [02] Schema (after 01, 09)\n');

@@ -47,6 +47,7 @@ export class Orchestrator implements GoalRunService, Disposable {
   readonly config: OrchestratorConfig;
   private readonly resumer: CheckpointResumer;
   private readonly runs = new Map<string, ActiveRun>();
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly views = new Map<string, GoalRunView>();
   private readonly changed = new Emitter<GoalRunView>();
 
@@ -55,17 +56,33 @@ export class Orchestrator implements GoalRunService, Disposable {
     this.resumer = options.resumer ?? new CheckpointResumer(options.checkpoints);
   }
 
-  async start(sessionId: string, actor: string): Promise<GoalRunView> {
+  start(sessionId: string, actor: string): Promise<GoalRunView> {
+    return this.oneAtATime(sessionId, () => this.startNow(sessionId, actor));
+  }
+
+  halt(sessionId: string, actor: string): Promise<GoalRunView> {
+    return this.oneAtATime(sessionId, () => this.haltNow(sessionId, actor));
+  }
+
+  resume(sessionId: string, actor: string): Promise<GoalRunView> {
+    return this.oneAtATime(sessionId, () => this.resumeNow(sessionId, actor));
+  }
+
+  rollback(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
+    return this.oneAtATime(sessionId, () => this.rollbackNow(sessionId, taskId, actor));
+  }
+
+  private async startNow(sessionId: string, actor: string): Promise<GoalRunView> {
     if (this.runs.has(sessionId)) return this.view(sessionId);
     const state = await this.meta(sessionId).read();
-    if (state?.status === 'halted') return this.resume(sessionId, actor);
+    if (state?.status === 'halted') return this.resumeNow(sessionId, actor);
     if (state?.plan && state.plan.tasks.every((t) => t.status === 'complete')) return this.refresh(sessionId);
     this.options.ledger.append({ type: 'goal.start', actor, sessionId, payload: {} });
     this.options.progress.log(sessionId, `Goal run started by ${actor}`);
     return this.launch(sessionId);
   }
 
-  async halt(sessionId: string, actor: string): Promise<GoalRunView> {
+  private async haltNow(sessionId: string, actor: string): Promise<GoalRunView> {
     const run = this.runs.get(sessionId);
     this.options.ledger.append({ type: 'goal.halt', actor, sessionId, payload: { running: run !== undefined } });
     if (run) {
@@ -84,7 +101,7 @@ export class Orchestrator implements GoalRunService, Disposable {
     return this.refresh(sessionId);
   }
 
-  async resume(sessionId: string, actor: string): Promise<GoalRunView> {
+  private async resumeNow(sessionId: string, actor: string): Promise<GoalRunView> {
     if (this.runs.has(sessionId)) return this.view(sessionId);
     const meta = this.meta(sessionId);
     await prepareResume({ meta, checkpoints: this.options.checkpoints, resumer: this.resumer, progress: this.options.progress }, sessionId, actor);
@@ -93,7 +110,7 @@ export class Orchestrator implements GoalRunService, Disposable {
     return this.launch(sessionId);
   }
 
-  async rollback(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
+  private async rollbackNow(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
     if (this.runs.has(sessionId)) throw new RpcError('INVALID_STATE', `the goal run of this session is running; halt it before rolling back task ${taskId}`);
     const workspace = this.options.workspaceOf(sessionId);
     const result = await rollbackTask({ meta: this.meta(sessionId), git: new WorkspaceGit(workspace), ledger: this.options.ledger, progress: this.options.progress }, sessionId, taskId, actor);
@@ -117,8 +134,25 @@ export class Orchestrator implements GoalRunService, Disposable {
 
   /** Halts every run (the host is stopping); their state says "halted", so Resume continues them next time. */
   async dispose(): Promise<void> {
-    await Promise.all([...this.runs.entries()].map(([sessionId]) => this.halt(sessionId, 'host')));
+    await Promise.all([...this.runs.keys()].map((sessionId) => this.halt(sessionId, 'host')));
     this.changed.dispose();
+  }
+
+  /**
+   * Start, Halt, Resume and Roll back of one session run one after the other: a double click on Run, or Resume and
+   * Roll back from two windows, must not start two loops or revert under a starting run.
+   */
+  private oneAtATime<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.queues.get(sessionId) ?? Promise.resolve()).then(work);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(sessionId, settled);
+    void settled.then(() => {
+      if (this.queues.get(sessionId) === settled) this.queues.delete(sessionId);
+    });
+    return result;
   }
 
   private launch(sessionId: string): GoalRunView {
