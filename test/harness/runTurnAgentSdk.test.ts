@@ -159,4 +159,15 @@ test('agent-sdk: nobody can approve a tool call during a non-interactive turn, s
   const toolResult = conversationOf(mock.turns().at(-1)!).find((turn) => turn.role === 'tool');
   assert.match(toolResult?.text ?? '', /Permission to use Bash has been denied/);
   assert.deepEqual(readdirSync(home), [], 'Claude Code kept its state in the harness home, not in ~/.claude');
+
+  // Claude Code refuses to bypass permissions as root, so for uid 0 "bypass" means asking, i.e. denying, too.
+  const asRoot = await runTurnNonInteractive(turnRequest('agent-sdk', dirs, 'make a file, no questions').request, {
+    endpoint: { baseUrl: mock.baseUrl, apiKey: PROXY_KEY },
+    agentSdkDir,
+    permissionMode: 'bypass',
+    uid: 0,
+  });
+  assert.equal(asRoot.result.status, 'completed', JSON.stringify(asRoot.result));
+  assert.equal(existsSync(marker), false, 'the command did not run');
+  assert.match(conversationOf(mock.turns().at(-1)!).find((turn) => turn.role === 'tool')?.text ?? '', /Permission to use Bash has been denied/);
 });

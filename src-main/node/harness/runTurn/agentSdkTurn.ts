@@ -74,12 +74,13 @@ export async function runAgentSdkTurn(input: TurnInput): Promise<TurnOutcome> {
       if (message.type === 'result') result = resultOf(message, finalText);
     }
   } catch (error) {
+    // Whatever broke the loop (the caller's abort, a throwing onEvent, the SDK itself), Claude Code is stopped.
+    if (!abortController.signal.aborted) abortController.abort();
     // The SDK also throws after an error result ("Claude Code returned an error result: …"); that result says more.
     if (signal.aborted) result = cancelledResult(finalText);
     else if (result === undefined || result.status === 'completed') result = failedBy(error, 'AGENT_SDK_ERROR', `${errorMessage(error)}${stderr ? `\nClaude Code stderr: ${stderr.trim()}` : ''}`, finalText);
   } finally {
     signal.removeEventListener('abort', stop);
-    if (!abortController.signal.aborted) abortController.abort();
     query.close?.();
   }
   if (signal.aborted && result?.status !== 'completed') result = cancelledResult(finalText);
