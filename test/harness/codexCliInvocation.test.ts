@@ -74,7 +74,10 @@ test('codex-cli: an openaiEndpoint becomes model provider "omni" (the TUI then s
   const dirs = harnessDirs(t);
   const bare = buildProcessInvocationSpec(request('codex-cli', dirs));
   assert.match(bare.warnings!.join('\n'), /Codex TUI will open on its sign-in screen/);
-  const { warnings } = buildProcessInvocationSpec(request('codex-cli', dirs), { openaiEndpoint: { baseUrl: 'http://127.0.0.1:4100/v1', envKey: 'OMNI_OPENAI_KEY' } });
+  // TMPDIR outside the harness home: the test's home is under /tmp, which would warn (see harnessTraps).
+  const { warnings } = buildProcessInvocationSpec(request('codex-cli', dirs, { env: { TMPDIR: join(dirs.root, 'tmp') } }), {
+    openaiEndpoint: { baseUrl: 'http://127.0.0.1:4100/v1', envKey: 'OMNI_OPENAI_KEY' },
+  });
   assert.equal(warnings, undefined);
   const config = parse(readFileSync(join(dirs.aspHome, 'codex-cli', 'home', 'config.toml'), 'utf8'));
   assert.equal(config.model_provider, 'omni');

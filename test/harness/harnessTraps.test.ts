@@ -89,3 +89,19 @@ test('trap: as root, Claude Code never gets a bypass mode; headless falls back t
   const noTool = buildProcessInvocationSpec(request('claude-code', dirs, { interactionMode: 'headless' }), { uid: 0, prompt: 'x' });
   assert.match(noTool.spec.argv.join(' '), /--permission-prompts none/);
 });
+
+test('trap: a CODEX_HOME inside the temp folder Codex sees is warned about (Codex then has no sandbox helper and every shell command fails)', (t) => {
+  const dirs = harnessDirs(t);
+  const tempDir = join(dirs.root, 'tmp');
+  // The request's TMPDIR is the temp folder the CLI will see: the harness home under it warns, naming the fix.
+  const inside = buildProcessInvocationSpec(request('codex-cli', { ...dirs, aspHome: join(tempDir, 'harness') }, { env: { TMPDIR: tempDir } }), { openaiEndpoint: { baseUrl: 'http://127.0.0.1:1/v1' } });
+  const warning = inside.warnings?.find((w) => w.startsWith('CODEX_HOME'));
+  assert.ok(warning, JSON.stringify(inside.warnings));
+  assert.match(warning, /is inside the temp folder .*\/tmp: Codex does not set up its sandbox helper there/);
+  assert.match(warning, /request\.env\.TMPDIR/);
+  // A harness home beside it (not under it) does not warn; neither does a folder that only shares the prefix.
+  const beside = buildProcessInvocationSpec(request('codex-cli', dirs, { env: { TMPDIR: tempDir } }), { openaiEndpoint: { baseUrl: 'http://127.0.0.1:1/v1' } });
+  assert.equal(beside.warnings, undefined);
+  const prefix = buildProcessInvocationSpec(request('codex-cli', { ...dirs, aspHome: `${tempDir}2/harness` }, { env: { TMPDIR: tempDir } }), { openaiEndpoint: { baseUrl: 'http://127.0.0.1:1/v1' } });
+  assert.equal(prefix.warnings, undefined);
+});

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CliInvocation, CliInvocationInput } from './cliInvocation';
-import { codexHomeDir, materializeCodexHome } from './codexHome';
+import { codexHomeDir, codexHomeInTempWarning, materializeCodexHome } from './codexHome';
 import { assertResumableKey } from './continuationKey';
 
 /**
@@ -59,6 +59,8 @@ export function buildCodexCliInvocation(input: CliInvocationInput): CliInvocatio
       warnings.push('no openaiEndpoint and no login in the harness CODEX_HOME: the Codex TUI will open on its sign-in screen');
     }
     env.CODEX_HOME = codexHome;
+    const inTemp = codexHomeInTempWarning(codexHome, env);
+    if (inTemp) warnings.push(inTemp);
   } else {
     warnings.push(`using the user's own Codex config in ${join(options.userHome ?? homedir(), '.codex')}; its trust and update prompts are not pre-answered`);
   }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import { writeFileDurably } from '../base/durableWrite';
 
@@ -53,4 +53,21 @@ export function materializeCodexHome(codexHome: string, cwd: string, endpoint?: 
   // Mode 0600: the CLIs keep their own state (and, for Claude Code, approved key tails) here.
   writeFileDurably(file, stringify(next), { mode: 0o600 });
   return warnings;
+}
+
+/**
+ * Codex (0.169.0) will not create its helper links (`codex-linux-sandbox`, the arg0 aliases it puts on PATH) under
+ * the temp folder it sees (`TMPDIR`, else /tmp): it prints "Refusing to create helper binaries under temporary dir"
+ * and goes on, and then every sandboxed shell command fails with "bwrap: execvp codex-linux-sandbox: No such file
+ * or directory" (seen with the real CLI against a mock model). The temp folder is the one the process will get:
+ * the request's TMPDIR, else the host's, which the host's env passes on.
+ */
+export function codexHomeInTempWarning(codexHome: string, env: Record<string, string>): string | undefined {
+  const tempDir = resolve(env.TMPDIR || process.env.TMPDIR || '/tmp');
+  const home = resolve(codexHome);
+  if (home !== tempDir && !home.startsWith(tempDir.endsWith(sep) ? tempDir : tempDir + sep)) return undefined;
+  return (
+    `CODEX_HOME ${home} is inside the temp folder ${tempDir}: Codex does not set up its sandbox helper there, so its shell commands ` +
+    `will fail ("codex-linux-sandbox: No such file or directory"). Use a harness home outside ${tempDir}, or give the run a TMPDIR elsewhere (request.env.TMPDIR).`
+  );
 }
