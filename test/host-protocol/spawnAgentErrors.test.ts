@@ -76,11 +76,22 @@ test('spawn_agent errors', { timeout: 120_000 }, async (t) => {
     assert.match(response.data, /checkpoint signal: field "\(root\)" is not JSON \(Unterminated string/);
   });
 
-  await t.test('an agent that fails: status error with its exit code and its log', async () => {
-    host.installNative('crasher', '#!/bin/sh\nread -r input\necho "config missing" >&2\nexit 3\n');
+  await t.test('an agent that fails: status error with its exit code and its log; the ledger and progress copies are scrubbed', async () => {
+    // A token-shaped string in the agent's log: it reaches the caller as the agent said it, but not the ledger or the UI.
+    const token = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    host.installNative('crasher', `#!/bin/sh\nread -r input\necho "config missing, tried ${token}" >&2\nexit 3\n`);
+    const progress: string[] = [];
+    const listening = host.services.progress.onDidLog((entry) => progress.push(entry.message));
     const response = await spawnAgent.spawn('crasher', '', 'go', { timeout_seconds: 30 }, host.context);
+    listening.dispose();
     assert.equal(response.status, 'error');
     assert.match(response.data, /^"crasher" failed \(crashed\): the agent's program ended with code 3: config missing/);
+    ledger.flush();
+    const end = ledger.list({ sessionId: host.sessionId, limit: 500 }).find((entry) => entry.type === 'host.spawn_end' && (entry.payload as { agent?: string }).agent === 'crasher');
+    const reason = (end?.payload as { reason?: string } | undefined)?.reason ?? '';
+    assert.match(reason, /config missing, tried \[REDACTED:github-token\]/);
+    assert.ok(progress.length === 2 && progress.every((line) => !line.includes(token)), progress.join('\n'));
+    assert.match(progress[1], /\[REDACTED:github-token\]/);
   });
 
   await t.test("halted by the caller's signal: status error, the agent's processes end", async () => {
