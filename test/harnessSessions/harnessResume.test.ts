@@ -44,6 +44,15 @@ if (needsPrivateKeyring) {
       home.cleanup();
       workspace.cleanup();
     });
+    // Before any connection: a clear refusal naming what to connect, and nothing stored.
+    const early = await host.client.call('session.create', { workspace: workspace.path });
+    await assert.rejects(host.client.call('harness.start', { sessionId: early.id, frontend: 'claude-code', interactionMode: 'interactive' }), (error: unknown) => {
+      assert.ok(error instanceof RpcError && error.code === 'UNAVAILABLE');
+      assert.equal(error.message, 'no connection for claude-code: connect Anthropic (an API key) in Connections, then start the session again. [HARNESS_NO_CONNECTION]');
+      return true;
+    });
+    assert.deepEqual(await host.client.call('harness.list', { sessionId: early.id }), []);
+
     const anthropicKey = `sk-ant-test-${randomBytes(18).toString('base64url')}`;
     const openaiKey = `sk-test-${randomBytes(18).toString('base64url')}`;
     await host.client.call('credentials.addApiKey', { provider: 'anthropic', apiKey: anthropicKey });

@@ -1,7 +1,7 @@
 import type { HarnessCliFrontend, HarnessLaunch, HarnessOutput, HarnessSession } from '../../../src-preload/contract/harness';
 import { DisposableStore, Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import type { ConsentEngine } from '../consent/consentEngine';
-import { assertContinuationProvider, buildProcessInvocationSpec, providerOf, type HarnessContinuationRef } from '../harness';
+import { assertContinuationProvider, buildProcessInvocationSpec, HarnessError, providerOf, type HarnessContinuationRef } from '../harness';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
@@ -44,6 +44,13 @@ interface LiveLaunch {
   release: () => void;
 }
 
+/** Before a grant is made for it: a headless CLI without a prompt would wait for one on a closed stdin. */
+function requirePrompt(frontend: HarnessCliFrontend, mode: 'interactive' | 'headless', prompt: string | undefined): void {
+  if (mode === 'headless' && (prompt === undefined || prompt.trim() === '')) {
+    throw new HarnessError('HARNESS_PROMPT_REQUIRED', `a headless ${frontend} session needs a prompt to run; give one, or start it interactive`);
+  }
+}
+
 const RESTART_REASON = 'the host stopped, and the CLI with it; Resume continues the conversation';
 
 /**
@@ -80,7 +87,8 @@ export class HarnessSessionService implements Disposable {
   /** A new conversation in the session's workspace. */
   async start(sessionId: string, request: LaunchRequest & { frontend: HarnessCliFrontend; interactionMode: 'interactive' | 'headless' }, actor: string): Promise<HarnessLaunch> {
     const session = this.o.sessions.getOpen(sessionId);
-    // Checked before anything is stored: a missing CLI is the commonest first failure.
+    // Checked before anything is stored or granted: a missing CLI is the commonest first failure.
+    requirePrompt(request.frontend, request.interactionMode, request.prompt);
     resolveHarnessExecutable(request.frontend, this.o.executables);
     const row = this.store.create({
       sessionId,
@@ -122,6 +130,7 @@ export class HarnessSessionService implements Disposable {
     const frontend = request.frontend ?? row.frontend;
     const interactionMode = request.interactionMode ?? row.interactionMode;
     const ioMode = interactionMode === 'interactive' ? 'pty' : 'pipes';
+    requirePrompt(frontend, interactionMode, request.prompt);
     const executable = resolveHarnessExecutable(frontend, this.o.executables);
     const credential = await harnessCredential(this.o.credentials, this.o.consent, { frontend, sessionId: row.sessionId, harnessId: row.id }, actor);
     const owner = new DisposableStore();
