@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
@@ -79,6 +80,20 @@ describe('goal run: plan, execute in dependency order, commit, verify', () => {
     assert.equal((await fx.orchestrator.whenIdle(SESSION)).phase, 'done');
     assert.deepEqual(fx.calls.map((c) => c.agent), ['executor', 'verifier']);
     assert.equal(fx.ledgerTypes().filter((t) => t === 'goal.plan').length, 1);
+  });
+
+  it('in a workspace inside a larger repository, task commits hold only the workspace and leave what the user staged elsewhere', async () => {
+    fx = new GoalRunFixture({ executor: writes({ 'a.txt': 'a' }), verifier: pass });
+    const parent = join(fx.workspace, '..');
+    execFileSync('git', ['init', '-q'], { cwd: parent });
+    writeFileSync(join(parent, 'elsewhere.txt'), 'staged by the user\n');
+    execFileSync('git', ['add', 'elsewhere.txt'], { cwd: parent });
+    fx.writeContext('# P\n\n## Plan\n- [01] Setup\n');
+    fx.start();
+    assert.equal((await fx.run()).phase, 'done');
+    const [commit] = (await fx.meta.read())!.plan!.tasks[0].commits!;
+    assert.equal(fx.git('show', '--name-only', '--format=', commit), 'project/a.txt');
+    assert.equal(execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: parent, encoding: 'utf8' }).trim(), 'elsewhere.txt');
   });
 
   it('a malformed plan stops the run before any agent runs, naming the line', async () => {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { RpcError } from '../../../src-preload/contract/errors';
 
 /** git is not installed or not on PATH: the orchestrator commits every task, so it cannot run without it. */
@@ -48,9 +49,11 @@ export class WorkspaceGit {
   /** Stages every change of the workspace (but .meta) and commits it; the commit id, or null when nothing changed. */
   async commitAll(message: string): Promise<string | null> {
     await this.run(['add', '-A', '--', '.', NOT_META]);
-    const staged = await this.run(['diff', '--cached', '--quiet'], { allowFail: true });
+    const staged = await this.run(['diff', '--cached', '--quiet', '--', '.', NOT_META], { allowFail: true });
     if (staged.code === 0) return null;
-    await this.run([...(await this.identityConfig()), 'commit', '-q', '--no-verify', '-m', message]);
+    // Only the workspace's paths: when the workspace is a folder inside a larger repository, whatever the user has
+    // staged elsewhere in it stays staged and out of the task's commit.
+    await this.run([...(await this.identityConfig()), 'commit', '-q', '--no-verify', '-m', message, '--', '.', NOT_META]);
     return (await this.run(['rev-parse', 'HEAD'])).stdout.trim();
   }
 
@@ -95,7 +98,11 @@ export class WorkspaceGit {
         [...SAFE_CONFIG, ...args],
         { cwd: this.workspace, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } },
         (error, stdout, stderr) => {
-          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new GitMissingError(error.message));
+          if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+            // spawn reports a missing cwd as ENOENT too: only a missing git is GitMissingError.
+            if (!existsSync(this.workspace)) return reject(new GitCommandError(args, `the workspace folder ${this.workspace} does not exist`));
+            return reject(new GitMissingError(error.message));
+          }
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           if (code !== 0 && !options.allowFail) return reject(new GitCommandError(args, stderr));
           resolve({ code, stdout, stderr });
