@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { SessionAgents } from '../agents/SessionAgents';
+import { HarnessPanel } from '../harness/HarnessPanel';
 import { errorMessage } from '../../ui/errorMessage';
 import { SessionGoal } from '../goal/SessionGoal';
 import { SessionRuns } from '../runs/SessionRuns';
@@ -54,6 +55,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       <SessionGoal session={session} hidden={hidden} />
       <SessionAgents session={session} />
+      <HarnessPanel session={session} />
       <SessionRuns session={session} />
       <div className="card-stream">
         {terminals.length === 0 && !closed && <p className="muted empty">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>}
