@@ -18,7 +18,7 @@ export class TurnEvents {
 
   /** The continuation as known now (the request's, or the key the provider reported since). */
   get continuation(): HarnessContinuationRef | undefined {
-    return this.known;
+    return this.known ? { ...this.known } : undefined;
   }
 
   /** Records a key the provider reported; the event that reveals it is the first to carry it. */
