@@ -93,3 +93,15 @@ test('waiting at a checkpoint does not count against timeout_seconds: a 3 s budg
   assert.ok(response.metadata.duration_ms < 12_000, `duration_ms counts the agent's running time only, not the wait: ${response.metadata.duration_ms} ms`);
   assert.equal(readFileSync(join(host.workspace, 'auth-choice.txt'), 'utf8'), 'auth: Auth0\n');
 });
+
+test('an agent that asks the same checkpoint again after its answer: status error, not a loop', { timeout: 90_000 }, async (t) => {
+  const host = await startSpawnHost(t);
+  // Ignores resume_data: every turn asks the same question.
+  host.installNative('re-asker', AUTH_AGENT.replace('"agent_id":"auth-setup"', '"agent_id":"re-asker"').replace('*\'"resume_data":{"checkpoint_id":"step_2_auth_decision"\'*)', 'never-matches)'));
+  const { spawnAgent, checkpoints } = host.services;
+  const done = spawnAgent.runThroughCheckpoints({ ...CALL, agent_name: 're-asker' }, host.context, { onCheckpoint: (ref) => checkpoints.answer(ref, 'Supabase') });
+  const response = await done;
+  assert.equal(response.status, 'error');
+  assert.match(response.data, /asked checkpoint "step_2_auth_decision" again after it was answered; a resume_id is single-use/);
+  assert.equal(spawnStarts(host), 2, 'asked, resumed once, then given up');
+});

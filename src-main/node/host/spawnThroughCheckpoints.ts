@@ -36,11 +36,17 @@ export async function spawnThroughCheckpoints(
   let ranMs = response.metadata.duration_ms;
   const total = (last: AgentResponse): AgentResponse => ({ ...last, metadata: { tokens_used: tokens, duration_ms: ranMs } });
 
+  const answered = new Set<string>();
   for (let asked = 1; response.status === 'checkpoint'; asked++) {
     if (asked > (options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS)) {
       return total({ ...response, status: 'error', data: `"${call.agent_name}" stopped at ${asked - 1} checkpoints in a row without finishing; given up (the last one: ${response.data})` });
     }
     const ref = { sessionId: context.sessionId, resumeId: parseCheckpointSignal(response.data).resume_id };
+    // A resume_id is single-use: the same question again would only get the stored resume back, forever.
+    if (answered.has(ref.resumeId)) {
+      return total({ ...response, status: 'error', data: `"${call.agent_name}" asked checkpoint "${ref.resumeId}" again after it was answered; a resume_id is single-use (the agent must pick a new one)` });
+    }
+    answered.add(ref.resumeId);
     options.onCheckpoint?.(ref, response);
     try {
       await waitForCheckpointAnswer(deps.checkpoints, ref, { signal: context.signal, pollMs: options.pollMs });
