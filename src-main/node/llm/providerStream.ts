@@ -1,3 +1,5 @@
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { errorForStatus, LlmError } from './llmErrors';
 import { SseParser, type ServerSentEvent } from './sseParser';
 
@@ -15,49 +17,92 @@ export interface StreamingPost {
  * POSTs a JSON body and reads the answer as server-sent events. An HTTP error becomes the typed LlmError for its
  * status (the provider's or the credential proxy's own message in it); a connection that fails or breaks off is
  * provider_unreachable / provider_stream_error. An abort through `signal` rejects with the signal's reason.
+ *
+ * node:http rather than fetch: a stream cut by the credential proxy ends with an SSE `error` event followed at once by
+ * the broken connection, and a WHATWG body stream that errors drops the chunks its reader has not taken yet, so the
+ * reason for the cut could be lost. Here every chunk is parsed as it arrives and its events are queued; they are all
+ * handled before the break is reported.
  */
-export async function postForEvents(post: StreamingPost): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetch(post.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...post.headers },
-      body: JSON.stringify(post.body),
-      signal: post.signal,
-    });
-  } catch (error) {
-    if (post.signal.aborted) throw post.signal.reason;
-    throw new LlmError('provider_unreachable', `${post.provider} could not be reached at ${new URL(post.url).origin}: ${causeOf(error)}`, 'check that the host can reach the provider (or the local server is running)');
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    throw errorForStatus(post.provider, response.status, text, response.headers.get('retry-after'));
-  }
-  const type = response.headers.get('content-type') ?? '';
-  if (!type.includes('text/event-stream') || !response.body) {
-    const text = await response.text().catch(() => '');
-    throw new LlmError('provider_stream_error', `${post.provider} answered with ${type || 'no content type'}, not a stream of events: ${text.slice(0, 200)}`, 'check the connection\'s base URL: it must be the API\'s, e.g. http://127.0.0.1:11434/v1 for Ollama', response.status);
-  }
-  const parser = new SseParser();
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        if (post.signal.aborted) throw post.signal.reason;
-        throw new LlmError('provider_stream_error', `the ${post.provider} stream broke off: ${causeOf(error)}`, 'run the agent again');
+export function postForEvents(post: StreamingPost): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const url = new URL(post.url);
+    const payload = Buffer.from(JSON.stringify(post.body));
+    const headers = { 'content-type': 'application/json', accept: 'text/event-stream', 'content-length': String(payload.length), ...post.headers };
+    const transport = url.protocol === 'https:' ? https : http;
+    let settled = false;
+    const settle = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      if (post.signal.aborted) reject(post.signal.reason);
+      else if (error) reject(error);
+      else resolve();
+    };
+    const request = transport.request(url, { method: 'POST', headers, signal: post.signal, agent: false }, (response) => {
+      const status = response.statusCode ?? 0;
+      const type = String(response.headers['content-type'] ?? '');
+      if (status < 200 || status >= 300 || !type.includes('text/event-stream')) {
+        readText(response).then((text) => {
+          if (status < 200 || status >= 300) return settle(errorForStatus(post.provider, status, text, headerValue(response.headers['retry-after'])));
+          settle(new LlmError('provider_stream_error', `${post.provider} answered with ${type || 'no content type'}, not a stream of events: ${text.slice(0, 200)}`, "check the connection's base URL: it must be the API's, e.g. http://127.0.0.1:11434/v1 for Ollama", status));
+        }, settle);
+        return;
       }
-      const events = chunk.done ? parser.end() : parser.push(chunk.value);
-      for (const event of events) await post.onEvent(event);
-      if (chunk.done) return;
-    }
-  } finally {
-    reader.releaseLock();
-    // Whatever ended the read (an error event, an abort), the connection is not reused half-read.
-    void response.body.cancel().catch(() => undefined);
-  }
+      const parser = new SseParser();
+      const queue: ServerSentEvent[] = [];
+      let ended = false;
+      let broken: LlmError | null = null;
+      let draining = false;
+      const drain = async () => {
+        if (draining || settled) return;
+        draining = true;
+        try {
+          while (queue.length > 0 && !settled) await post.onEvent(queue.shift()!);
+          if (broken) settle(broken);
+          else if (ended) settle(null);
+        } catch (error) {
+          response.destroy();
+          settle(error);
+        } finally {
+          draining = false;
+        }
+      };
+      response.on('data', (chunk: Buffer) => {
+        queue.push(...parser.push(chunk));
+        void drain();
+      });
+      response.on('end', () => {
+        queue.push(...parser.end());
+        ended = true;
+        void drain();
+      });
+      const breakOff = (why: string) => {
+        if (ended) return;
+        broken ??= new LlmError('provider_stream_error', `the ${post.provider} stream broke off before the answer was complete (${why})`, 'run the agent again');
+        void drain();
+      };
+      response.on('error', (error) => breakOff(causeOf(error)));
+      response.on('close', () => breakOff('connection closed'));
+    });
+    request.on('error', (error) => {
+      if (settled) return;
+      if (post.signal.aborted) return settle(null);
+      settle(new LlmError('provider_unreachable', `${post.provider} could not be reached at ${url.origin}: ${causeOf(error)}`, 'check that the host can reach the provider (or the local server is running)'));
+    });
+    request.end(payload);
+  });
+}
+
+function readText(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return Array.isArray(value) ? (value[0] ?? null) : (value ?? null);
 }
 
 /** JSON of one event's data, or a stream error naming the event. */
@@ -72,6 +117,6 @@ export function eventJson(provider: string, event: ServerSentEvent): Record<stri
 }
 
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  const { code, message } = error as { code?: string; message?: string };
+  return code ?? message ?? String(error);
 }

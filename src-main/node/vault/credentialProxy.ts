@@ -189,7 +189,8 @@ export class CredentialProxy implements Disposable {
       } else {
         // An SSE client hears why before the stream breaks; the connection is then destroyed (not ended), so no
         // client mistakes the cut for a complete answer.
-        if (String(res.getHeader('content-type') ?? '').includes('text/event-stream')) {
+        // The upstream's headers: writeHead(status, object) does not store them where res.getHeader looks.
+        if (String(answer?.headers['content-type'] ?? res.getHeader('content-type') ?? '').includes('text/event-stream')) {
           // Half-closed after the event (FIN, not a reset that could drop it unread), without the chunked
           // terminator: the client reads the event, then a broken stream.
           const breakOff = setTimeout(() => res.destroy(), 200);
