@@ -60,7 +60,9 @@ test('a native agent past timeout_seconds: status timeout, its whole process tre
   assert.equal(result.metadata.tokens_used, 0);
 
   // No descendant is left 7 s after the timeout, the setsid'd grandchild included.
+  const answeredAt = Date.now();
   await waitFor(() => host.processesWith(marker).length === 0, 'every process of the agent gone', 7000);
+  t.diagnostic(`response after ${result.metadata.duration_ms} ms; every process gone ${Date.now() - answeredAt} ms after the response`);
   assert.deepEqual(listing(), before, 'no file or folder of the agent in the workspace');
 
   const ledger = host.services.ledger.list({ sessionId: host.sessionId, limit: 200 });
