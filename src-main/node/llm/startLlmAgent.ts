@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ConsentEngine } from '../consent/consentEngine';
 import type { CatalogAgent } from '../agents/registry/agentCatalog';
 import { proxyAccessFor, type AgentCredentialBroker } from '../agents/runtime/credentialAccess';
-import type { AgentTurn } from '../agents/runtime/agentTurn';
+import type { AgentRun } from '../agents/runtime/agentRun';
 import { AnthropicMessagesClient } from './anthropicMessagesClient';
 import { LlmAgent } from './llmAgent';
 import { readLlmAgentDefinition } from './llmAgentDefinition';
@@ -35,9 +35,10 @@ export function clientFor(api: ModelApi): ModelClient {
 }
 
 export interface LlmAgentStart {
-  host: LlmAgentHost;
+  /** Undefined for a runtime made without it (the headless runner): the run fails saying so. */
+  host: LlmAgentHost | undefined;
   agent: CatalogAgent;
-  run: { sessionId: string; turn: AgentTurn | null; stopSignal: AbortSignal; addTokens(count: number): void; log(text: string): void };
+  run: Pick<AgentRun, 'info' | 'turn' | 'stopSignal' | 'addTokens' | 'push'>;
   credentials: AgentCredentialBroker | undefined;
   deadlineMs: number;
 }
@@ -50,6 +51,8 @@ export interface LlmAgentStart {
  */
 export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
   const { manifest } = start.agent;
+  const { host, run } = start;
+  if (!host) throw new LlmError('connection_unavailable', `"${manifest.name}" is a model-backed agent, which this host was started without`, 'run it in the app');
   const definition = readLlmAgentDefinition(manifest.entryPath);
   const capability = `oauth:${definition.provider}.api`;
   if (!(manifest.capabilities as readonly string[]).includes(capability)) {
@@ -61,9 +64,9 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
     );
   }
   // Read before any consent card: a broken file is reported without making the user answer first.
-  const config = loadModelConfig(start.host.modelConfigFile);
-  const access = await proxyAccessFor({ agentId: manifest.name, sessionId: start.run.sessionId, capabilities: [capability], consent: start.host.consent, credentials: start.credentials, signal: start.run.stopSignal });
-  for (const note of access.notes) start.run.log(note);
+  const config = loadModelConfig(host.modelConfigFile);
+  const access = await proxyAccessFor({ agentId: manifest.name, sessionId: run.info.sessionId, capabilities: [capability], consent: host.consent, credentials: start.credentials, signal: run.stopSignal });
+  for (const note of access.notes) run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: note });
   const connection = access.connections[0];
   if (!connection) {
     throw new LlmError('connection_unavailable', `"${manifest.name}" cannot reach ${definition.provider}: ${access.notes.join('; ') || 'no connection'}`, `connect ${definition.provider} in Connections and allow ${capability} for this agent`);
@@ -72,9 +75,9 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
     config,
     provider: definition.provider,
     connectionId: connection.connectionId,
-    hint: start.run.turn?.modelHint ?? definition.modelHint,
+    hint: run.turn?.modelHint ?? definition.modelHint,
     agent: { file: definition.file, models: definition.models, api: definition.api },
-    maxTokens: start.run.turn?.maxTokens ?? definition.maxTokens,
+    maxTokens: run.turn?.maxTokens ?? definition.maxTokens,
   });
   return new LlmAgent({
     client: clientFor(model.api),
@@ -83,6 +86,6 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
     model,
     defaultSystemPrompt: definition.systemPrompt,
     deadlineMs: start.deadlineMs,
-    onUsage: (usage: ModelUsage) => start.run.addTokens(usage.inputTokens + usage.outputTokens),
+    onUsage: (usage: ModelUsage) => run.addTokens(usage.inputTokens + usage.outputTokens),
   });
 }

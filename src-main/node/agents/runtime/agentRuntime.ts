@@ -213,7 +213,7 @@ export class AgentRuntime implements Disposable {
     let running: RunningAgent | undefined;
     try {
       run.lifecycle.move('Initialized', 'host');
-      if (isModelAgentEntry(manifest.entry)) running = await this.startModel(run, agent);
+      if (isModelAgentEntry(manifest.entry)) running = await startLlmAgent({ host: this.options.llm, agent, run, credentials: this.options.credentials?.(), deadlineMs: this.deadlineOf(run) });
       else running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
       if (!running) return;
       this.agents.set(run.info.id, running);
@@ -290,20 +290,6 @@ export class AgentRuntime implements Disposable {
       capabilities: manifest.capabilities,
       limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run) },
       outputPacing: this.outputPacing(),
-    });
-  }
-
-  /** A model-backed agent: the host's client for its provider, through the credential proxy (src-main/node/llm). */
-  private startModel(run: AgentRun, agent: CatalogAgent): Promise<LlmAgent> {
-    const host = this.options.llm;
-    if (!host) throw new LlmError('connection_unavailable', `"${agent.manifest.name}" is a model-backed agent, which this host was started without`, 'run it in the app');
-    const log = (text: string) => run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: text });
-    return startLlmAgent({
-      host,
-      agent,
-      run: { sessionId: run.info.sessionId, turn: run.turn, stopSignal: run.stopSignal, addTokens: (count) => run.addTokens(count), log },
-      credentials: this.options.credentials?.(),
-      deadlineMs: this.deadlineOf(run),
     });
   }
 
