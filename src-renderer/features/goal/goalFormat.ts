@@ -9,12 +9,15 @@ export const phaseLabels: Record<GoalRunPhase, string> = {
   failed: 'failed',
 };
 
-/** Which of Run / Halt / Resume make sense in a phase (the host refuses the others anyway, with a reason). */
+/**
+ * Which of Run / Halt / Resume make sense in a phase. After a failure both continue where it stopped; a run whose
+ * tasks are all complete has nothing to run (roll a task back to run it again).
+ */
 export function controlsFor(phase: GoalRunPhase | null): { run: boolean; halt: boolean; resume: boolean } {
   return {
-    run: phase === null || phase === 'idle' || phase === 'done' || phase === 'failed',
+    run: phase === null || phase === 'idle' || phase === 'failed',
     halt: phase === 'running' || phase === 'waiting_checkpoint',
-    resume: phase === 'halted',
+    resume: phase === 'halted' || phase === 'failed',
   };
 }
 
