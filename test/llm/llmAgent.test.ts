@@ -131,6 +131,13 @@ if (needsPrivateKeyring) {
       }
     });
 
+    it('a definition naming a provider the manifest does not declare fails clearly, naming manifest.toml and the capability to add', async () => {
+      host.installAgent('mismatched', 'anthropic', 'provider = "openai"\n');
+      const response = await host.spawn('mismatched', '', 'hi');
+      assert.equal(response.status, 'error');
+      assert.match(response.data, /\(llm_config\): \S+mismatched\/manifest\.toml: capabilities: the agent talks to openai \(agent\.llm\.toml\) but does not declare oauth:openai\.api/);
+    });
+
     it('provider errors end the run with a typed error saying what to do: 401, 429, 500, an unknown model', async () => {
       const cases: [number, string, string, RegExp][] = [
         [401, 'authentication_error', 'provider_unauthorized', /check the anthropic connection in Connections/],
