@@ -10,11 +10,9 @@ import { buildProcessInvocationSpec, type ProcessInvocationSpec } from '../../sr
 import { waitFor } from '../helpers';
 import { lastUserText, type MockProvider, startMockProvider } from '../mockProviders';
 import { harnessDirs, request } from './harnessFixtures';
-import { baseEnv, claude, codex, processesWithEnv, PtyScreen, skipWithoutClis as skip } from './realClis';
+import { baseEnv, claude, CLAUDE_TUI_READY, codex, codexTuiReady, processesWithEnv, PtyScreen, skipWithoutClis as skip } from './realClis';
 
 const DIALOGS = /Do you trust|Detected a custom API key|Choose the text style|Sign in with ChatGPT|Select your login method/;
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Opens the TUI, waits for each of `ready` in turn, types a message, waits for the mock's answer on screen; always closes the PTY. */
 async function typedTurn(spec: ProcessInvocationSpec, home: string, ready: RegExp[], mock: MockProvider, homeVar: string): Promise<{ before: string; after: string }> {
@@ -22,11 +20,7 @@ async function typedTurn(spec: ProcessInvocationSpec, home: string, ready: RegEx
   try {
     let before = '';
     for (const pattern of ready) before = await screen.waitFor(pattern);
-    const mark = before.length;
-    screen.write('hello pelican');
-    // Typed text and Enter apart: a TUI treats a single burst ending in "\r" as a paste (a newline, not a submit).
-    await screen.waitFor(/hello pelican/, mark);
-    screen.write('\r');
+    const mark = await screen.submit('hello pelican');
     const after = await screen.waitFor(/mock reply to: hello pelican/, mark);
     // Codex also asks the model for a task title (a request of its own quoting the prompt): look for the turn itself.
     assert.ok(mock.turns().some((turn) => lastUserText(turn) === 'hello pelican'), 'the typed message reached the model as the user turn');
@@ -47,7 +41,7 @@ test('real Claude Code TUI against the Anthropic mock: prompt without dialogs, a
   mkdirSync(home);
   const apiKey = 'sk-ant-standin-0123456789abcdefghijkl';
   const { spec } = buildProcessInvocationSpec(request('claude-code', dirs, { env: { ANTHROPIC_API_KEY: apiKey, ANTHROPIC_BASE_URL: mock.baseUrl } }), { executable: claude });
-  const { before, after } = await typedTurn(spec, home, [/manual mode on/], mock, 'CLAUDE_CONFIG_DIR');
+  const { before, after } = await typedTurn(spec, home, CLAUDE_TUI_READY, mock, 'CLAUDE_CONFIG_DIR');
   assert.doesNotMatch(before, DIALOGS);
   assert.doesNotMatch(after, DIALOGS);
   assert.deepEqual(new Set(mock.turns().map((turn) => turn.apiKey)), new Set([apiKey]));
@@ -62,9 +56,7 @@ test('real Codex TUI against the Responses mock (harness home provider): prompt 
   mkdirSync(home);
   const apiKey = 'sk-openai-standin-0123456789';
   const { spec } = buildProcessInvocationSpec(request('codex-cli', dirs, { env: { OPENAI_API_KEY: apiKey } }), { executable: codex, openaiEndpoint: { baseUrl: mock.baseUrl } });
-  // The prompt shows before the session is configured; a message submitted then can sit unsent ("tab to queue
-  // message"). The footer "<model> <effort> · <cwd>" appears once it is configured (0.169.0).
-  const { before, after } = await typedTurn(spec, home, [/Ask Codex to do anything/, new RegExp(`· ${escape(dirs.workspace)}`)], mock, 'CODEX_HOME');
+  const { before, after } = await typedTurn(spec, home, codexTuiReady(dirs.workspace), mock, 'CODEX_HOME');
   assert.doesNotMatch(before, DIALOGS);
   assert.doesNotMatch(after, DIALOGS);
   assert.deepEqual(new Set(mock.turns().map((turn) => turn.apiKey)), new Set([apiKey]));

@@ -89,6 +89,22 @@ export function plain(output: string): string {
   return output.replace(OSC, '').replace(CSI, ' ').replace(SHORT_ESCAPE, '').replace(/\s+/g, ' ');
 }
 
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** What Claude Code 2.1.330's TUI shows once it takes input: its footer's permission mode (asking is "manual"). */
+export const CLAUDE_TUI_READY = [/manual mode on/];
+
+/**
+ * What Codex 0.169.0's TUI shows once it takes input. Its prompt appears before the session is configured, and a
+ * message submitted then can sit unsent ("tab to queue message"); the footer "<model> <effort> · <cwd>" appears
+ * once it is configured.
+ */
+export function codexTuiReady(cwd: string): RegExp[] {
+  return [/Ask Codex to do anything/, new RegExp(`· ${escapeRegExp(cwd)}`)];
+}
+
 /** An interactive spec running in a PTY (120×40) through the host's PtyProcess, with its output kept as plain text. */
 export class PtyScreen {
   private readonly pty: PtyProcess;
@@ -115,6 +131,18 @@ export class PtyScreen {
 
   write(data: string): void {
     this.pty.write(data);
+  }
+
+  /**
+   * Types `message` into the TUI's prompt and submits it; returns the text offset from which its answer will show.
+   * Text and Enter go apart: a TUI takes one burst ending in "\r" as a paste (a newline, not a submit).
+   */
+  async submit(message: string): Promise<number> {
+    const mark = this.text().length;
+    this.write(message);
+    await this.waitFor(new RegExp(escapeRegExp(message)), mark);
+    this.write('\r');
+    return mark;
   }
 
   async close(): Promise<void> {
