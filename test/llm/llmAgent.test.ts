@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { RecordedRequest } from '../mockProviders';
 import { lastUserText } from '../mockProviders';
+import { waitFor } from '../helpers';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { cards, startLlmHost, type LlmHost, type ProviderId } from './llmHost';
 import { startSlowAnthropic, type SlowAnthropic } from './slowAnthropic';
@@ -221,15 +222,26 @@ if (needsPrivateKeyring) {
       // With a new grant the same agent completes, and counts the tokens of message_start and the last message_delta.
       host.grant('slow-writer', 'anthropic-slow', session);
       const whole = host.spawn('slow-writer', '', 'write a lot', {}, session);
-      await new Promise<void>((resolve) => {
-        const poll = () => (slow.keys.length === 2 ? resolve() : setTimeout(poll, 10));
-        poll();
-      });
+      await waitFor(() => slow.keys.length === 2, 'the second call to arrive');
       slow.finish();
       const done = await whole;
       assert.equal(done.status, 'success', done.data);
       assert.equal(done.data, 'The first half, then the rest.');
       assert.equal(done.metadata.tokens_used, 5 + 12);
+    });
+
+    it('a turn past its timeout ends as timeout and its call is closed all the way to the provider', async () => {
+      const session = await host.newSession();
+      host.grant('slow-writer', 'anthropic-slow', session);
+      const calls = slow.keys.length;
+      const response = await host.spawn('slow-writer', '', 'write forever', { timeout_seconds: 1 }, session);
+      assert.equal(response.status, 'timeout');
+      assert.match(response.data, /Output before it stopped:\nThe first half, $/);
+      assert.equal(slow.keys.length, calls + 1);
+      const { info } = await host.lastRun(session);
+      assert.equal(info.outcome, 'timeout');
+      // The proxy saw the client go and closed the upstream stream: nothing is left running at the provider.
+      await waitFor(() => slow.openStreams === 0, 'the stream at the provider to be closed');
     });
   });
 }

@@ -13,6 +13,8 @@ export interface SlowAnthropic {
   started: Promise<void>;
   /** Sends the rest and ends the stream (if it is still open). */
   finish(): void;
+  /** Streams still open toward the proxy (a stopped run's call must close its own). */
+  readonly openStreams: number;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,9 @@ export async function startSlowAnthropic(id: string, firstPiece: string, rest: s
     provider: { kind: 'api_key', id, name: 'Anthropic (slow stand-in)', placement: 'x-api-key', apiDomains: ['127.0.0.1'], apiBaseUrl: origin, proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' } },
     keys,
     started,
+    get openStreams() {
+      return open.size;
+    },
     finish() {
       for (const res of open) {
         sse(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text: rest } });
