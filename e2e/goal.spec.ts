@@ -10,11 +10,16 @@ import { expect, test } from './fixtures';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Opens the session's Goal panel from the keyboard: Tab reaches its summary, Enter unfolds it. */
-async function openGoalPanel(page: Page): Promise<void> {
+/** Opens the session's Goal panel from the keyboard: its summary (reached with Tab) and Enter, or Ctrl+Shift+G. */
+async function openGoalPanel(page: Page, how: 'summary' | 'shortcut'): Promise<void> {
   const summary = visibleSessionView(page).getByTestId('goal-summary');
-  await summary.focus();
-  await page.keyboard.press('Enter');
+  if (how === 'summary') {
+    await summary.focus();
+    await page.keyboard.press('Enter');
+  } else {
+    await page.keyboard.press('Control+Shift+G');
+    await expect(summary).toBeFocused();
+  }
   await expect(visibleSessionView(page).getByTestId('goal-panel')).toHaveAttribute('open', '');
 }
 
@@ -44,7 +49,7 @@ test.describe('goal: context.md and checkpoints', () => {
     const workspace = omni.newWorkspace('goal-context');
     await createSession(page, workspace, 'Goal context');
     const sessionId = await sessionIdOf(page);
-    await openGoalPanel(page);
+    await openGoalPanel(page, 'summary');
 
     const view = visibleSessionView(page);
     const editor = view.getByTestId('goal-context-text');
@@ -251,7 +256,7 @@ test.describe('goal: a run end to end', () => {
     const workspace = omni.newWorkspace('goal-run');
     await createSession(page, workspace, 'Goal run');
     const sessionId = await sessionIdOf(page);
-    await openGoalPanel(page);
+    await openGoalPanel(page, 'shortcut');
     const view = visibleSessionView(page);
     const allowed = await allowNativeLaunches(page);
 

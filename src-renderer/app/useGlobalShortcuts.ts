@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useConnection } from '../bridge/connectionStore';
+import { useGoal } from '../features/goal/goalStore';
 import { useSessions } from '../features/sessions/sessionsStore';
 import { openTerminal } from '../features/terminals/terminalActions';
 import { useView } from './viewStore';
@@ -21,6 +22,14 @@ export function useGlobalShortcuts(): void {
         if (!client || !session || session.status !== 'open') return;
         useView.getState().setView('session');
         void openTerminal(client, session.id).catch(() => undefined);
+      } else if (event.code === 'KeyG') {
+        event.preventDefault();
+        event.stopPropagation();
+        const { selectedId } = useSessions.getState();
+        if (!selectedId) return;
+        const focused = (document.activeElement?.closest('[data-testid="session-goal"]') ?? null) !== null;
+        useView.getState().setView('session');
+        useGoal.getState().togglePanel(selectedId, focused);
       } else if (event.code === 'KeyL') {
         event.preventDefault();
         event.stopPropagation();

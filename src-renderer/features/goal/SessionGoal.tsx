@@ -1,5 +1,5 @@
 import './goal.css';
-import { useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { GoalCheckpoint, ProgressEntry, Session } from '../../../src-preload/contract';
 import { useView } from '../../app/viewStore';
 import { CheckpointDialog } from './CheckpointDialog';
@@ -28,7 +28,9 @@ export function SessionGoal({ session, hidden }: { session: Session; hidden: boo
   const progress = useGoal((s) => s.progress[session.id] ?? noProgress);
   const setAside = useGoal((s) => s.dialogSetAside[session.id] ?? false);
   const mainView = useView((s) => s.view);
-  const [open, setOpen] = useState(false);
+  const open = useGoal((s) => s.panelOpen[session.id] ?? false);
+  const focusRequested = useGoal((s) => s.focusRequest === session.id);
+  const summary = useRef<HTMLElement>(null);
   const closed = session.status === 'closed';
 
   // The run's view has the freshest valid state; the file read reports a damaged file (and the state before any run).
@@ -37,10 +39,17 @@ export function SessionGoal({ session, hidden }: { session: Session; hidden: boo
   const first = checkpoints[0];
   const showDialog = !!first && !setAside && !hidden && mainView === 'session';
 
+  useEffect(() => {
+    if (!focusRequested || hidden || mainView !== 'session') return;
+    summary.current?.focus();
+    summary.current?.scrollIntoView({ block: 'nearest' });
+    useGoal.getState().clearFocusRequest();
+  }, [focusRequested, hidden, mainView]);
+
   return (
     <div className="session-goal" data-testid="session-goal">
-      <details className="goal-panel" data-testid="goal-panel" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
-        <summary data-testid="goal-summary">
+      <details className="goal-panel" data-testid="goal-panel" open={open} onToggle={(event) => useGoal.getState().setPanelOpen(session.id, event.currentTarget.open)}>
+        <summary ref={summary} data-testid="goal-summary" aria-keyshortcuts="Control+Shift+G" title="Goal (Ctrl+Shift+G)">
           <strong>Goal</strong>
           <span className="muted">
             {' · '}

@@ -16,6 +16,10 @@ export interface GoalState {
   progress: Record<string, ProgressEntry[] | undefined>;
   /** Sessions whose checkpoint dialog the user set aside with Escape (the question stays; a banner brings it back). */
   dialogSetAside: Record<string, boolean | undefined>;
+  /** Sessions whose Goal panel is unfolded. */
+  panelOpen: Record<string, boolean | undefined>;
+  /** A Goal panel whose summary should take focus once it is shown (Ctrl+Shift+G). */
+  focusRequest: string | null;
   setView(sessionId: string, view: GoalRunView): void;
   setViewError(sessionId: string, error: string | null): void;
   setStateRead(sessionId: string, read: SessionStateRead): void;
@@ -25,6 +29,10 @@ export interface GoalState {
   resetProgress(sessionId: string): void;
   addProgress(sessionId: string, entry: ProgressEntry): void;
   setDialogAside(sessionId: string, aside: boolean): void;
+  setPanelOpen(sessionId: string, open: boolean): void;
+  /** Unfolds the session's Goal panel and asks for focus on it (or folds it, if it is open and focused already). */
+  togglePanel(sessionId: string, focused: boolean): void;
+  clearFocusRequest(): void;
 }
 
 export const useGoal = create<GoalState>((set) => ({
@@ -34,6 +42,8 @@ export const useGoal = create<GoalState>((set) => ({
   checkpoints: {},
   progress: {},
   dialogSetAside: {},
+  panelOpen: {},
+  focusRequest: null,
   setView: (sessionId, view) => set((s) => ({ views: { ...s.views, [sessionId]: view }, viewError: { ...s.viewError, [sessionId]: null } })),
   setViewError: (sessionId, error) => set((s) => ({ viewError: { ...s.viewError, [sessionId]: error } })),
   setStateRead: (sessionId, read) => set((s) => ({ stateReads: { ...s.stateReads, [sessionId]: read } })),
@@ -60,4 +70,11 @@ export const useGoal = create<GoalState>((set) => ({
       return { progress: { ...s.progress, [sessionId]: next } };
     }),
   setDialogAside: (sessionId, aside) => set((s) => ({ dialogSetAside: { ...s.dialogSetAside, [sessionId]: aside } })),
+  setPanelOpen: (sessionId, open) => set((s) => ({ panelOpen: { ...s.panelOpen, [sessionId]: open } })),
+  togglePanel: (sessionId, focused) =>
+    set((s) => {
+      const fold = focused && (s.panelOpen[sessionId] ?? false);
+      return { panelOpen: { ...s.panelOpen, [sessionId]: !fold }, focusRequest: sessionId };
+    }),
+  clearFocusRequest: () => set({ focusRequest: null }),
 }));
