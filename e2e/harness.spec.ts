@@ -111,7 +111,17 @@ test.describe('Claude Code sessions', () => {
     await expect(after.getByTestId('harness-key')).toHaveText(`anthropic · ${key}`);
     await expect(visibleSessionView(page).getByTestId('terminal-card')).toHaveCount(0);
 
+    // Codex cannot continue an Anthropic conversation: the host refuses with the harness registry's own words.
+    await after.getByTestId('harness-resume-with').selectOption({ label: 'Codex' });
     await after.getByTestId('harness-resume').click();
+    await expect(after.getByTestId('harness-error')).toHaveText(
+      "this session's continuation is anthropic-typed; it cannot be resumed with codex-cli (openai). Resume it with agent-sdk or claude-code, or start a new session without the continuation. [HARNESS_PROVIDER_MISMATCH]",
+    );
+    await expect(after.getByTestId('harness-status')).toHaveText('stopped');
+
+    await after.getByTestId('harness-resume-with').selectOption({ label: 'Claude Code' });
+    await after.getByTestId('harness-resume').click();
+    await expect(after.getByTestId('harness-error')).toHaveCount(0);
     const resumed = visibleSessionView(page).getByTestId('terminal-card').filter({ hasText: 'claude-code' });
     await expect(resumed).toBeVisible();
     await expect(after.getByTestId('harness-status')).toHaveText('running');

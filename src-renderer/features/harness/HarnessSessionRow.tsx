@@ -16,6 +16,8 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const [prompt, setPrompt] = useState('');
+  // Another CLI of the same provider could continue the conversation; one of another provider is refused by the host.
+  const [resumeWith, setResumeWith] = useState<HarnessSession['frontend']>(session.frontend);
   const running = session.status === 'running' || session.status === 'starting';
   const headless = session.interactionMode === 'headless';
 
@@ -31,7 +33,7 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
   const resume = () =>
     act(async () => {
       if (!client) return;
-      const launched = await client.call('harness.resume', { id: session.id, ...(headless ? { prompt } : {}) });
+      const launched = await client.call('harness.resume', { id: session.id, frontend: resumeWith, ...(headless ? { prompt } : {}) });
       onChanged(launched.session);
       if (launched.terminal) {
         useTerminals.getState().add(launched.terminal);
@@ -83,6 +85,13 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
                 onChange={(event) => setPrompt(event.target.value)}
               />
             )}
+            <select aria-label="Resume with" data-testid="harness-resume-with" value={resumeWith} onChange={(event) => setResumeWith(event.target.value as HarnessSession['frontend'])}>
+              {(Object.keys(LABEL) as HarnessSession['frontend'][]).map((frontend) => (
+                <option key={frontend} value={frontend}>
+                  {LABEL[frontend]}
+                </option>
+              ))}
+            </select>
             <button
               type="button"
               data-testid="harness-resume"
