@@ -32,6 +32,15 @@ export function useGoalSync(sessionId: string): void {
     const isCancelled = () => cancelled;
     const live = (error: { code: string } | undefined): boolean => !cancelled && !!error && error.code !== 'CLOSED';
     const subscriptions: Subscription[] = [];
+    const listCheckpoints = (): void => {
+      client
+        .call('goal.checkpoints', { sessionId })
+        .then((list) => {
+          if (!cancelled) goal.setCheckpoints(sessionId, list);
+        })
+        .catch(() => undefined);
+    };
+    let lastPhase: string | null = null;
 
     subscriptions.push(
       client.subscribe(
@@ -40,6 +49,10 @@ export function useGoalSync(sessionId: string): void {
         {
           onItem: (view) => {
             goal.setView(sessionId, view);
+            // The checkpoint stream hears this host's answers; one given elsewhere (another host process on the same
+            // home, the CLI) shows as the run moving on, so the list is read again when the phase changes.
+            if (lastPhase !== null && view.phase !== lastPhase) listCheckpoints();
+            lastPhase = view.phase;
             // The view carries the last valid state; a problem with the file itself only the file read can tell.
             refreshState(client, sessionId, isCancelled);
           },
@@ -62,12 +75,7 @@ export function useGoalSync(sessionId: string): void {
     subscriptions.push(
       client.subscribe('goal.progress', { sessionId }, { onItem: (entry) => useGoal.getState().addProgress(sessionId, entry) }, { credit: PROGRESS_CREDIT }),
     );
-    client
-      .call('goal.checkpoints', { sessionId })
-      .then((list) => {
-        if (!cancelled) goal.setCheckpoints(sessionId, list);
-      })
-      .catch(() => undefined);
+    listCheckpoints();
     refreshState(client, sessionId, isCancelled);
 
     return () => {
