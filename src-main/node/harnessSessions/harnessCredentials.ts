@@ -13,6 +13,11 @@ const SERVING_PROVIDERS: Record<HarnessCliFrontend, { ids: string[]; label: stri
 /** How long a launch's grant lives at most; it is revoked as soon as the CLI ends. */
 const GRANT_SECONDS = 24 * 60 * 60;
 
+/** Who a harness session is to the consent engine: its grants, cards and ledger entries carry this id. */
+export function harnessAgentId(frontend: HarnessCliFrontend, harnessId: string): string {
+  return `harness:${frontend}:${harnessId}`;
+}
+
 export interface HarnessCredential {
   /** The proxy's variables: the provider's base URL on 127.0.0.1 and a dummy key bound to the handle. */
   env: Record<string, string>;
@@ -47,7 +52,7 @@ export async function harnessCredential(
     throw new HarnessSessionError('HARNESS_NO_CONNECTION', `no connection for ${who.frontend}: connect ${serving.label} in Connections, then start the session again.`);
   }
   const capability = `oauth:${provider}.api`;
-  const agentId = `harness:${who.frontend}:${who.harnessId}`;
+  const agentId = harnessAgentId(who.frontend, who.harnessId);
   const grant = consent.grant({ agentId, sessionId: who.sessionId, capability, durationS: GRANT_SECONDS, reason: `${who.frontend} session ${who.harnessId} started by the user` }, actor);
   const release = () => {
     try {
