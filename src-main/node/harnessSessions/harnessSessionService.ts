@@ -2,6 +2,7 @@ import type { HarnessCliFrontend, HarnessLaunch, HarnessOutput, HarnessSession }
 import { DisposableStore, Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import type { ConsentEngine } from '../consent/consentEngine';
 import { assertContinuationProvider, buildProcessInvocationSpec, HarnessError, providerOf, type HarnessContinuationRef } from '../harness';
+import { PermissionPromptServer } from '../harness/permissionPrompt';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
@@ -136,6 +137,13 @@ export class HarnessSessionService implements Disposable {
     const owner = new DisposableStore();
     const launch: LiveLaunch = { owner, release: credential.release };
     try {
+      // Headless Claude Code asks for tool permissions through the consent engine (docs/harness.md, "Consent for CLI
+      // agents"), as the same agent the launch's credential grant names; the prompt's socket goes with the launch.
+      const permissionPrompt =
+        frontend === 'claude-code' && interactionMode === 'headless'
+          ? await PermissionPromptServer.open(this.o.consent, { agentId: `harness:${frontend}:${row.id}`, sessionId: row.sessionId, workspace: row.originCwd })
+          : undefined;
+      if (permissionPrompt) owner.add({ dispose: () => void permissionPrompt.close() });
       const { spec, warnings = [] } = buildProcessInvocationSpec(
         {
           cpSessionId: row.sessionId,
@@ -156,6 +164,7 @@ export class HarnessSessionService implements Disposable {
           originCwd: row.originCwd,
           ...(request.prompt !== undefined ? { prompt: request.prompt } : {}),
           ...(frontend === 'codex-cli' ? { openaiEndpoint: credential.endpoint } : {}),
+          ...(permissionPrompt ? { permissionPromptTool: permissionPrompt.invocation } : {}),
         },
       );
       const launchedAt = this.now();
