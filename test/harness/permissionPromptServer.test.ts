@@ -210,3 +210,12 @@ test('what has no capability, or lies outside the workspace, is refused without 
     ['files.write', 'files.write', 'claude-code:mcp__other__delete_everything'],
   );
 });
+
+test('a session it could not serve is refused with what to fix, before anything is created', async (t) => {
+  const consent = openConsent(t);
+  const dir = tempDir('permission-bad');
+  t.after(dir.cleanup);
+  await assert.rejects(PermissionPromptServer.open(consent.engine, { agentId: '', sessionId: SESSION, workspace: dir.path }), /agentId must be a non-empty id/);
+  await assert.rejects(PermissionPromptServer.open(consent.engine, { agentId: AGENT, sessionId: SESSION, workspace: 'relative/ws' }), /workspace must be the CLI's cwd, an absolute path to an existing folder \(got "relative\/ws"\)/);
+  await assert.rejects(PermissionPromptServer.open(consent.engine, { agentId: AGENT, sessionId: SESSION, workspace: join(dir.path, 'missing') }), RangeError);
+});

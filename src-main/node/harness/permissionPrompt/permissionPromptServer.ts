@@ -1,7 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 // The layer rule's **/server/** is about src-main/server; these are the MCP SDK's own server modules.
 // eslint-disable-next-line no-restricted-imports
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -47,7 +47,9 @@ export class PermissionPromptServer {
     private readonly server: Server,
   ) {}
 
+  /** Throws a RangeError naming the field for a session it could not serve (ids missing, workspace not an absolute folder). */
   static async open(engine: ConsentEngine, session: PermissionSession, options: PermissionPromptOptions = {}): Promise<PermissionPromptServer> {
+    assertSession(session);
     // mkdtemp makes the folder 0700.
     const dir = mkdtempSync(join(options.socketParent ?? tmpdir(), 'omni-permission-'));
     const server = createServer();
@@ -121,5 +123,17 @@ export class PermissionPromptServer {
     });
     socket.on('error', () => socket.destroy());
     void mcp.connect(transport).catch(() => socket.destroy());
+  }
+}
+
+function assertSession(session: PermissionSession): void {
+  for (const field of ['agentId', 'sessionId'] as const) {
+    const value: unknown = session?.[field];
+    if (typeof value !== 'string' || value.length === 0 || value.length > 200) {
+      throw new RangeError(`permission prompt: ${field} must be a non-empty id of at most 200 characters (the consent cards and grants belong to it)`);
+    }
+  }
+  if (typeof session.workspace !== 'string' || !isAbsolute(session.workspace) || !statSync(session.workspace, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new RangeError(`permission prompt: workspace must be the CLI's cwd, an absolute path to an existing folder (got ${JSON.stringify(session.workspace)})`);
   }
 }
