@@ -104,3 +104,35 @@ test('real Codex, headless against the Responses mock through the harness home p
   assert.equal(mock.requests.length, sent);
   assert.deepEqual(mock.unhandled(), [], 'Codex called nothing the mock lacks');
 });
+
+test('a provider error ends a headless turn of either CLI with the provider message, without a retry storm', { skip }, async (t) => {
+  const dirs = harnessDirs(t);
+  const home = join(dirs.root, 'user-home');
+  mkdirSync(home);
+  // 500 with x-should-retry: false (the Anthropic SDK obeys it); Codex retries every 5xx, so it gets a 400.
+  const anthropic = await startMockProvider('anthropic', { script: () => ({ error: { status: 500, message: 'mock overloaded' } }) });
+  const openai = await startMockProvider('openai', { script: () => ({ error: { status: 400, message: 'mock rejected the request' } }) });
+  t.after(() => Promise.all([anthropic.close(), openai.close()]));
+
+  const claudeSpec = buildProcessInvocationSpec(
+    request('claude-code', dirs, { interactionMode: 'headless', ioMode: 'pipes', env: { ANTHROPIC_API_KEY: standInKey('sk-ant-'), ANTHROPIC_BASE_URL: anthropic.baseUrl } }),
+    { executable: claude, prompt: 'hi' },
+  ).spec;
+  const claudeRun = await runHeadless(claudeSpec, baseEnv(home));
+  assert.equal(claudeRun.code, 1);
+  const result = claudeRun.events.find((e) => e.type === 'result');
+  assert.equal(result?.is_error, true);
+  assert.match(String(result?.result), /API Error: 500 mock overloaded/);
+  assert.equal(anthropic.turns().length, 1, 'not retried');
+
+  const codexSpec = buildProcessInvocationSpec(request('codex-cli', dirs, { interactionMode: 'headless', ioMode: 'pipes', env: { OPENAI_API_KEY: standInKey('sk-') } }), {
+    executable: codex,
+    openaiEndpoint: { baseUrl: openai.baseUrl },
+    prompt: 'hi',
+  }).spec;
+  const codexRun = await runHeadless(codexSpec, baseEnv(home));
+  assert.equal(codexRun.code, 1);
+  const failed = codexRun.events.find((e) => e.type === 'turn.failed')?.error as { message?: string } | undefined;
+  assert.match(String(failed?.message), /mock rejected the request/);
+  assert.equal(openai.turns().length, 1, 'not retried');
+});

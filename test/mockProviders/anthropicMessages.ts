@@ -40,8 +40,8 @@ function streamMessage(res: ServerResponse, message: Json, blocks: Json[], outpu
   sse.end();
 }
 
-function sendError(res: ServerResponse, status: number, type: string, message: string): void {
-  sendJson(res, status, { type: 'error', error: { type, message } });
+function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { type: 'error', error: { type, message } }, headers);
 }
 
 function modelInfo(id: string): Json {
@@ -75,7 +75,7 @@ export async function routeAnthropic(request: RecordedRequest, res: ServerRespon
   }
   const reply = await script(request);
   if (reply.error) {
-    sendError(res, reply.error.status, reply.error.type ?? 'api_error', reply.error.message);
+    sendError(res, reply.error.status, reply.error.type ?? 'api_error', reply.error.message, { 'x-should-retry': String(reply.error.retry === true) });
     return true;
   }
   const usage = usageOf(reply, request);

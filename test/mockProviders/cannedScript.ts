@@ -33,7 +33,9 @@ export function parseCannedReplies(value: unknown, source = 'the script'): Canne
     }
     if (reply.error !== undefined) {
       const e = reply.error as Record<string, unknown> | null;
-      if (typeof e?.status !== 'number' || typeof e.message !== 'string') throw new TypeError(`${at}.error must be {status: number, message: string, type?: string}`);
+      if (typeof e?.status !== 'number' || typeof e.message !== 'string' || (e.retry !== undefined && typeof e.retry !== 'boolean')) {
+        throw new TypeError(`${at}.error must be {status: number, message: string, type?: string, retry?: boolean}`);
+      }
     }
   });
   return value as CannedReply[];

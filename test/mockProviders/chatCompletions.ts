@@ -23,7 +23,8 @@ export async function routeChat(request: RecordedRequest, res: ServerResponse, s
   }
   const reply = await script(request);
   if (reply.error) {
-    sendJson(res, reply.error.status, { error: { message: reply.error.message, type: reply.error.type ?? 'server_error', param: null, code: null } });
+    const retry = { 'x-should-retry': String(reply.error.retry === true) };
+    sendJson(res, reply.error.status, { error: { message: reply.error.message, type: reply.error.type ?? 'server_error', param: null, code: null } }, retry);
     return true;
   }
   const usage = usageOf(reply, request);

@@ -79,6 +79,14 @@ test('Anthropic mock answers JSON without stream, counts tokens, lists models, a
   assert.equal(mock.turns().length, 1);
   const bad = await post(`${mock.baseUrl}/v1/messages`, { model: 'm' });
   assert.equal(bad.status, 400);
+  // A scripted error: the API's error shape, and no retry unless asked (clients would retry a 5xx for minutes).
+  mock.setScript(() => ({ error: { status: 529, type: 'overloaded_error', message: 'busy' } }));
+  const overloaded = await post(`${mock.baseUrl}/v1/messages`, { model: 'm', messages: [{ role: 'user', content: 'x' }] });
+  assert.equal(overloaded.status, 529);
+  assert.equal(overloaded.headers.get('x-should-retry'), 'false');
+  assert.deepEqual(await overloaded.json(), { type: 'error', error: { type: 'overloaded_error', message: 'busy' } });
+  mock.setScript(() => ({ error: { status: 529, message: 'busy', retry: true } }));
+  assert.equal((await post(`${mock.baseUrl}/v1/messages`, { model: 'm', messages: [] })).headers.get('x-should-retry'), 'true');
 });
 
 test('Responses mock streams a message and a function call, and previous_response_id brings the earlier turn into the next request', async (t) => {

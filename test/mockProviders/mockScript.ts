@@ -21,8 +21,13 @@ export interface MockReply {
   toolCalls?: MockToolCall[];
   /** Default: input ≈ request body bytes / 4, output = words + 2 per tool call (deterministic). */
   usage?: MockUsage;
-  /** Answer with this HTTP error (in the API's error JSON shape) instead of a reply. */
-  error?: { status: number; message: string; type?: string };
+  /**
+   * Answer with this HTTP error (in the API's error JSON shape) instead of a reply. Clients retry 429 and 5xx for a
+   * long time (Claude Code 2.1.330 up to 10 times with backoff, Codex 0.169.0 about 25 s), so the mock sends
+   * `x-should-retry: false` unless `retry` is true (the Anthropic/OpenAI SDKs obey it; Codex does not): for a quick
+   * failure with Codex use a 4xx other than 429.
+   */
+  error?: { status: number; message: string; type?: string; retry?: boolean };
 }
 
 export type MockScript = (request: RecordedRequest) => MockReply | Promise<MockReply>;

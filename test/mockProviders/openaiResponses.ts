@@ -71,8 +71,8 @@ function streamResponse(res: ServerResponse, response: Json, items: Json[]): voi
   sse.end();
 }
 
-function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error', code: string | null = null, param: string | null = null): void {
-  sendJson(res, status, { error: { message, type, param, code } });
+function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error', code: string | null = null, param: string | null = null, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { message, type, param, code } }, headers);
 }
 
 /** Answers one request; false when no route matches (the server then answers 404 and marks it unhandled). */
@@ -103,7 +103,7 @@ export async function routeResponses(request: RecordedRequest, res: ServerRespon
   }
   const reply = await script(request);
   if (reply.error) {
-    sendError(res, reply.error.status, reply.error.message, reply.error.type ?? 'server_error');
+    sendError(res, reply.error.status, reply.error.message, reply.error.type ?? 'server_error', null, null, { 'x-should-retry': String(reply.error.retry === true) });
     return true;
   }
   const usage = usageOf(reply, request);
