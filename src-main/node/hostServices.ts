@@ -5,7 +5,7 @@ import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
 import { createAgentHandlers } from './agents/runtime/agentHandlers';
 import { AgentRuntime } from './agents/runtime/agentRuntime';
-import { modelConfigPath } from './llm/startLlmAgent';
+import { modelConfigPath } from './llm';
 import { AgentRegistry, bundledAgentsDir, userAgentsDir } from './agents/registry';
 import { ConsentEngine } from './consent/consentEngine';
 import { createConsentHandlers } from './consent/consentHandlers';
@@ -131,7 +131,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
         new WasmSandbox({ consent, store: new AgentStore(db), audit: (entry) => ledger.append(entry), warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller), credentials: credentials.injector }),
       native: { sandbox: () => nativeSandbox, consent },
       credentials: () => credentials,
-      llm: { consent, modelConfigFile: modelConfigPath(options.home) },
+      llm: { consent, modelConfigFile: modelConfigPath(options.home), store: new AgentStore(db), audit: (entry) => ledger.append(entry) },
       // Watcher events of the session's runs reach its next agent turn (spec shell-exec-actions: steer backlog).
       takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     }),

@@ -18,7 +18,7 @@ type Body = Record<string, unknown>;
 function sent(provider: ProviderId, request: RecordedRequest): { model: unknown; system: unknown; user: unknown; maxTokens: unknown } {
   const body = request.body as Body;
   if (provider === 'anthropic') return { model: body.model, system: body.system, user: (body.messages as Body[])[0].content, maxTokens: body.max_tokens };
-  if (provider === 'openai') return { model: body.model, system: body.instructions, user: body.input, maxTokens: body.max_output_tokens };
+  if (provider === 'openai') return { model: body.model, system: body.instructions, user: (body.input as Body[])[0].content, maxTokens: body.max_output_tokens };
   const messages = body.messages as Body[];
   return { model: body.model, system: messages[0].content, user: messages[1].content, maxTokens: body.max_tokens };
 }

@@ -5,6 +5,8 @@ import type { OutputChunk } from '../sandbox/wasm/agentHostCalls';
 import { AgentStoppedError } from '../sandbox/wasm/sandboxErrors';
 import type { ModelClient, ModelEndpoint, ModelUsage } from './modelClient';
 import type { ResolvedModel } from './modelConfig';
+import type { TranscriptItem } from './transcript';
+import type { WorkspaceTools } from './workspaceTools';
 
 export interface LlmAgentOptions {
   client: ModelClient;
@@ -16,9 +18,14 @@ export interface LlmAgentOptions {
   defaultSystemPrompt: string;
   /** Wall-clock time the turn may take, not counting time suspended. */
   deadlineMs: number;
-  /** The provider's usage for the turn (input + output tokens), reported once it is known. */
+  /** The provider's usage of each call (input + output tokens), reported as each call ends. */
   onUsage: (usage: ModelUsage) => void;
+  /** Workspace tools the model may call (the definition's `tools`); null: text only. */
+  tools: WorkspaceTools | null;
 }
+
+/** Model calls one turn may make with tools before the host stops and keeps what the model said. */
+export const MAX_TOOL_ROUNDS = 12;
 
 /** The input event's fields this agent reads: the prompt, and spawn_agent's prompts field by field when present. */
 interface TurnInput {
@@ -60,23 +67,38 @@ export class LlmAgent implements Disposable {
     const { model } = this.o;
     this.log(`model ${model.model} (${model.hint}, from ${model.source}) over ${this.o.client.api}, at most ${model.maxTokens} tokens`);
     this.startClock();
+    const tools = this.o.tools;
+    const transcript: TranscriptItem[] = [{ kind: 'user', text: userMessage }];
+    let wrote = false;
     try {
-      const result = await this.o.client.stream(
-        { endpoint: this.o.endpoint, provider: this.o.provider, model: model.model, systemPrompt, userMessage, maxTokens: model.maxTokens, signal: this.abort.signal },
-        async (delta) => {
-          if (this.paused) await this.paused.promise;
+      for (let round = 0; ; round++) {
+        const offered = tools ? tools.specs() : [];
+        let separated = !wrote;
+        const result = await this.o.client.stream(
+          { endpoint: this.o.endpoint, provider: this.o.provider, model: model.model, systemPrompt, transcript, tools: offered, maxTokens: model.maxTokens, signal: this.abort.signal },
+          async (delta) => {
+            if (this.paused) await this.paused.promise;
+            if (this.stopped) throw this.stopped;
+            // Text of a later round starts a paragraph of its own on the card.
+            const data = separated ? delta : `\n\n${delta}`;
+            separated = true;
+            wrote = true;
+            this.outputs.fire({ contentType: 'text/markdown', data, chunkId: 'main' });
+          },
+        );
+        this.reportUsage(result.usage, result.stopReason);
+        if (result.toolCalls.length === 0 || !tools) return;
+        if (round + 1 >= MAX_TOOL_ROUNDS) {
+          this.log(`stopped after ${MAX_TOOL_ROUNDS} rounds of tool calls; the answer is what the model said so far`);
+          return;
+        }
+        transcript.push({ kind: 'assistant', text: result.text, toolCalls: result.toolCalls });
+        for (const call of result.toolCalls) {
           if (this.stopped) throw this.stopped;
-          this.outputs.fire({ contentType: 'text/markdown', data: delta, chunkId: 'main' });
-        },
-      );
-      if (result.usage) {
-        this.o.onUsage(result.usage);
-        this.log(`tokens: ${result.usage.inputTokens} in, ${result.usage.outputTokens} out (as ${this.o.provider} counted them)${result.stopReason ? `; stop: ${result.stopReason}` : ''}`);
-      } else {
-        this.log(`${this.o.provider} reported no token usage for this answer; none counted`);
-      }
-      if (result.stopReason === 'max_tokens' || result.stopReason === 'length' || result.stopReason === 'max_output_tokens') {
-        this.log(`the answer was cut at max_tokens (${model.maxTokens}): ask for more tokens for a longer answer`);
+          const outcome = await tools.run(call);
+          this.log(outcome.summary);
+          transcript.push({ kind: 'tool_result', callId: call.id, output: outcome.output, isError: outcome.isError });
+        }
       }
     } catch (error) {
       throw this.stopped ?? error;
@@ -86,6 +108,19 @@ export class LlmAgent implements Disposable {
   }
 
   async shutdown(): Promise<void> {}
+
+  private reportUsage(usage: ModelUsage | null, stopReason: string | null): void {
+    const { model } = this.o;
+    if (usage) {
+      this.o.onUsage(usage);
+      this.log(`tokens: ${usage.inputTokens} in, ${usage.outputTokens} out (as ${this.o.provider} counted them)${stopReason ? `; stop: ${stopReason}` : ''}`);
+    } else {
+      this.log(`${this.o.provider} reported no token usage for this answer; none counted`);
+    }
+    if (stopReason === 'max_tokens' || stopReason === 'length' || stopReason === 'max_output_tokens') {
+      this.log(`the answer was cut at max_tokens (${model.maxTokens}): ask for more tokens for a longer answer`);
+    }
+  }
 
   suspend(): void {
     if (this.paused || this.stopped) return;
@@ -109,6 +144,7 @@ export class LlmAgent implements Disposable {
 
   dispose(): void {
     this.kill('the agent was disposed');
+    this.o.tools?.dispose();
     this.owner.dispose();
   }
 

@@ -4,6 +4,7 @@ import type { ModelHint } from '../host/spawnAgentTypes';
 import { LlmConfigError } from './llmErrors';
 import { maxTokens, parseChoice, type ModelChoice } from './modelConfig';
 import { MODEL_APIS, type ModelApi } from './modelClient';
+import { WORKSPACE_TOOL_NAMES, type WorkspaceToolName } from './workspaceTools';
 
 /** A manifest whose `entry` ends so declares a model-backed agent: the entry is its definition, not a program. */
 export const MODEL_AGENT_ENTRY_SUFFIX = '.llm.toml';
@@ -24,9 +25,11 @@ export interface LlmAgentDefinition {
   modelHint: ModelHint;
   maxTokens: number | undefined;
   models: ModelChoice;
+  /** Workspace tools the model may call (each needs its files.* capability in the manifest); empty: text only. */
+  tools: WorkspaceToolName[];
 }
 
-const KNOWN_KEYS = ['provider', 'api', 'system_prompt', 'model_hint', 'max_tokens', 'models'];
+const KNOWN_KEYS = ['provider', 'api', 'system_prompt', 'model_hint', 'max_tokens', 'models', 'tools'];
 const MAX_SYSTEM_PROMPT = 200_000;
 
 /** Reads and checks a definition; every problem is an LlmConfigError naming the file and the key. */
@@ -40,7 +43,7 @@ export function readLlmAgentDefinition(file: string): LlmAgentDefinition {
   for (const key of Object.keys(table)) {
     if (!KNOWN_KEYS.includes(key)) throw new LlmConfigError(file, key, 'is not a known key', `use ${KNOWN_KEYS.join(', ')}`);
   }
-  const { provider, api, system_prompt: systemPrompt, model_hint: hint, max_tokens: max, models } = table;
+  const { provider, api, system_prompt: systemPrompt, model_hint: hint, max_tokens: max, models, tools } = table;
   if (typeof provider !== 'string' || !/^[a-z][a-z0-9_-]{0,63}$/.test(provider)) {
     throw new LlmConfigError(file, 'provider', `expected a provider id, found ${JSON.stringify(provider)}`, 'e.g. provider = "anthropic", "openai" or "openai-compatible" (and declare oauth:<provider>.api in the manifest)');
   }
@@ -53,6 +56,9 @@ export function readLlmAgentDefinition(file: string): LlmAgentDefinition {
   if (hint !== undefined && hint !== 'fast' && hint !== 'smart') {
     throw new LlmConfigError(file, 'model_hint', `expected "fast" or "smart", found ${JSON.stringify(hint)}`, 'the default hint for runs that bring none');
   }
+  if (tools !== undefined && (!Array.isArray(tools) || tools.some((tool) => !WORKSPACE_TOOL_NAMES.includes(tool as WorkspaceToolName)))) {
+    throw new LlmConfigError(file, 'tools', `expected a list of ${WORKSPACE_TOOL_NAMES.join(', ')}, found ${JSON.stringify(tools)}`, 'e.g. tools = ["read_file", "write_file"], or leave it out for a text-only agent');
+  }
   return {
     file,
     provider,
@@ -61,5 +67,6 @@ export function readLlmAgentDefinition(file: string): LlmAgentDefinition {
     modelHint: (hint as ModelHint | undefined) ?? 'smart',
     maxTokens: max === undefined ? undefined : maxTokens(file, 'max_tokens', max),
     models: models === undefined ? {} : parseChoice(file, 'models', models),
+    tools: [...new Set((tools as WorkspaceToolName[] | undefined) ?? [])],
   };
 }

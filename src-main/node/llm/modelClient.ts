@@ -1,3 +1,5 @@
+import type { ToolCall, ToolSpec, TranscriptItem } from './transcript';
+
 /** The three provider APIs a model-backed agent can speak. */
 export type ModelApi = 'anthropic-messages' | 'openai-responses' | 'openai-chat';
 
@@ -12,14 +14,16 @@ export interface ModelEndpoint {
   apiKey: string;
 }
 
-/** One model turn: a system prompt and a user message, streamed back. */
+/** One model call: a system prompt and the conversation so far (a user message, then tool rounds), streamed back. */
 export interface ModelRequest {
   endpoint: ModelEndpoint;
   /** Shown in errors: "anthropic", "openai", "openai-compatible". */
   provider: string;
   model: string;
   systemPrompt: string;
-  userMessage: string;
+  transcript: readonly TranscriptItem[];
+  /** Offered to the model; empty for an agent without tools. */
+  tools: readonly ToolSpec[];
   maxTokens: number;
   signal: AbortSignal;
 }
@@ -36,6 +40,8 @@ export interface ModelResult {
   usage: ModelUsage | null;
   /** The provider's reason the answer ended (end_turn, max_tokens, stop, length, …), when it said. */
   stopReason: string | null;
+  /** Tools the model asked to run, in order (none when it answered in text only). */
+  toolCalls: ToolCall[];
 }
 
 /**

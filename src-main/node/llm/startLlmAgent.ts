@@ -1,5 +1,9 @@
 import { join } from 'node:path';
-import type { ConsentEngine } from '../consent/consentEngine';
+import type { LedgerAppend } from '../ledger/ledger';
+import { AgentHostCalls } from '../sandbox/wasm/agentHostCalls';
+import type { AgentStore } from '../sandbox/wasm/agentStore';
+import type { SandboxConsent } from '../sandbox/wasm/sandboxConsent';
+import type { WorkspaceFiles } from '../sandbox/wasm/workspaceFiles';
 import type { CatalogAgent } from '../agents/registry/agentCatalog';
 import { proxyAccessFor, type AgentCredentialBroker } from '../agents/runtime/credentialAccess';
 import type { AgentRun } from '../agents/runtime/agentRun';
@@ -11,10 +15,16 @@ import type { ModelApi, ModelClient, ModelUsage } from './modelClient';
 import { loadModelConfig, MODEL_CONFIG_FILE, resolveModel } from './modelConfig';
 import { OpenAiChatClient } from './openaiChatClient';
 import { OpenAiResponsesClient } from './openaiResponsesClient';
+import { WORKSPACE_TOOLS, WorkspaceTools } from './workspaceTools';
 
 /** What the runtime gives model-backed agents (AgentRuntimeOptions.llm). */
 export interface LlmAgentHost {
-  consent: Pick<ConsentEngine, 'ask'>;
+  /** Grants for the connection, and for the workspace tools' file calls. */
+  consent: SandboxConsent;
+  /** The WASM agents' store: the tools run as their host calls, which are made with it. */
+  store: AgentStore;
+  /** The ledger's append: tool writes are recorded as a WASM agent's are (agent.file_write). */
+  audit: (entry: LedgerAppend) => void;
   /** `<home>/llm-models.json` (modelConfigPath); read at each start, so an edit applies to the next run. */
   modelConfigFile: string;
 }
@@ -41,6 +51,8 @@ export interface LlmAgentStart {
   run: Pick<AgentRun, 'info' | 'turn' | 'stopSignal' | 'addTokens' | 'push'>;
   credentials: AgentCredentialBroker | undefined;
   deadlineMs: number;
+  /** The run's view of the workspace (a spawned turn's is staged), made only for an agent with tools. */
+  files: () => WorkspaceFiles;
 }
 
 /**
@@ -55,13 +67,20 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
   if (!host) throw new LlmError('connection_unavailable', `"${manifest.name}" is a model-backed agent, which this host was started without`, 'run it in the app');
   const definition = readLlmAgentDefinition(manifest.entryPath);
   const capability = `oauth:${definition.provider}.api`;
+  const manifestFile = join(start.agent.folder, 'manifest.toml');
   if (!(manifest.capabilities as readonly string[]).includes(capability)) {
     throw new LlmConfigError(
-      join(start.agent.folder, 'manifest.toml'),
+      manifestFile,
       'capabilities',
       `the agent talks to ${definition.provider} (${manifest.entry}) but does not declare ${capability}`,
       `add "${capability}" to capabilities and "${definition.provider}:api" to oauth_scopes`,
     );
+  }
+  for (const tool of definition.tools) {
+    const needed = WORKSPACE_TOOLS[tool].capability;
+    if (!(manifest.capabilities as readonly string[]).includes(needed)) {
+      throw new LlmConfigError(manifestFile, 'capabilities', `the agent offers the model ${tool} (${manifest.entry}) but does not declare ${needed}`, `add "${needed}" to capabilities, or take ${tool} out of tools`);
+    }
   }
   // Read before any consent card: a broken file is reported without making the user answer first.
   const config = loadModelConfig(host.modelConfigFile);
@@ -87,5 +106,20 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
     defaultSystemPrompt: definition.systemPrompt,
     deadlineMs: start.deadlineMs,
     onUsage: (usage: ModelUsage) => run.addTokens(usage.inputTokens + usage.outputTokens),
+    tools: definition.tools.length > 0 ? new WorkspaceTools(hostFileCalls(start, host), definition.tools) : null,
+  });
+}
+
+/** The WASM agents' host calls over the run's workspace: the tools' reads and writes are checked exactly as theirs. */
+function hostFileCalls(start: LlmAgentStart, host: LlmAgentHost): AgentHostCalls {
+  const { manifest } = start.agent;
+  return new AgentHostCalls({
+    agentId: manifest.name,
+    sessionId: start.run.info.sessionId,
+    declared: new Set(manifest.capabilities),
+    consent: host.consent,
+    files: start.files(),
+    store: host.store,
+    audit: host.audit,
   });
 }

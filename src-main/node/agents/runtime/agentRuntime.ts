@@ -12,6 +12,7 @@ import { AgentStoppedError, ModuleRefusedError } from '../../sandbox/wasm/sandbo
 import type { WasmAgent } from '../../sandbox/wasm/wasmAgent';
 import type { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
 import { StagedWorkspaceFiles } from '../../sandbox/wasm/stagedWorkspaceFiles';
+import { WorkspaceFiles } from '../../sandbox/wasm/workspaceFiles';
 import type { SessionService } from '../../sessions/sessionService';
 import { errorsOf, formatIssue, warningsOf } from '../manifest';
 import type { CatalogAgent } from '../registry/agentCatalog';
@@ -21,10 +22,7 @@ import { composeTurnPrompt, turnInputFields, type AgentTurn } from './agentTurn'
 import { NativeAgent } from './nativeAgent';
 import { cardKindOf } from './cardAssembler';
 import { proxyAccessFor, type AgentCredentialBroker } from './credentialAccess';
-import type { LlmAgent } from '../../llm/llmAgent';
-import { isModelAgentEntry } from '../../llm/llmAgentDefinition';
-import { LlmConfigError, LlmError } from '../../llm/llmErrors';
-import { startLlmAgent, type LlmAgentHost } from '../../llm/startLlmAgent';
+import { isModelAgentEntry, LlmConfigError, LlmError, startLlmAgent, type LlmAgent, type LlmAgentHost } from '../../llm';
 import { TokenBucket } from './tokenBucket';
 
 export interface AgentRuntimeOptions {
@@ -213,7 +211,7 @@ export class AgentRuntime implements Disposable {
     let running: RunningAgent | undefined;
     try {
       run.lifecycle.move('Initialized', 'host');
-      if (isModelAgentEntry(manifest.entry)) running = await startLlmAgent({ host: this.options.llm, agent, run, credentials: this.options.credentials?.(), deadlineMs: this.deadlineOf(run) });
+      if (isModelAgentEntry(manifest.entry)) running = await startLlmAgent({ host: this.options.llm, agent, run, credentials: this.options.credentials?.(), deadlineMs: this.deadlineOf(run), files: () => this.workspaceFor(run, workspace) });
       else running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
       if (!running) return;
       this.agents.set(run.info.id, running);
@@ -275,13 +273,8 @@ export class AgentRuntime implements Disposable {
 
   private startWasm(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<WasmAgent> {
     const { manifest } = agent;
-    let files: StagedWorkspaceFiles | undefined;
-    if (run.turn?.stageWrites) {
-      files = new StagedWorkspaceFiles(workspace);
-      this.staging.set(run.info.id, files);
-    }
     return this.wasm.start({
-      files,
+      files: this.workspaceFor(run, workspace),
       agentId: manifest.name,
       sessionId: run.info.sessionId,
       workspaceRoot: workspace,
@@ -291,6 +284,14 @@ export class AgentRuntime implements Disposable {
       limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run) },
       outputPacing: this.outputPacing(),
     });
+  }
+
+  /** The workspace as a run's host calls see it: a spawned turn's writes are staged until the turn completes. */
+  private workspaceFor(run: AgentRun, workspace: string): WorkspaceFiles {
+    if (!run.turn?.stageWrites) return new WorkspaceFiles(workspace);
+    const files = new StagedWorkspaceFiles(workspace);
+    this.staging.set(run.info.id, files);
+    return files;
   }
 
   /**
