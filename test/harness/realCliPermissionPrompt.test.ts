@@ -4,7 +4,7 @@
 // whether the file is written. The consent engine runs on real SQLite with the real ledger.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { ConsentPrompt } from '../../src-preload/contract';
@@ -89,6 +89,20 @@ async function startRun(t: TestContext, options: { watchCards?: boolean; call?: 
   return { consent, channel, mock, server, target, exited, stderr: () => stderr, cards: () => channel.pending(SESSION) };
 }
 
+/** Live processes whose command line names `text` (the relay is started with the socket path as its argument). */
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // gone
+      }
+    })
+    .map(Number);
+}
+
 /** What Claude Code told the model the Write call did (the tool_result of the follow-up turn). */
 function toolResultText(mock: MockProvider): string | undefined {
   for (const req of mock.turns()) {
@@ -109,9 +123,12 @@ test('real Claude Code: allowing the consent card makes the CLI write the file, 
   assert.equal(prompt.target, 'hello.txt');
   assert.equal(prompt.agentId, 'claude-code');
   assert.equal(existsSync(run.target), false, 'nothing is written before the answer');
+  assert.equal(processesNaming(run.server.socketPath).length, 1, 'Claude Code runs the relay while it waits');
   run.channel.answer(prompt.id, { kind: 'allow_once' });
   assert.equal(await run.exited, 0, run.stderr());
   assert.equal(readFileSync(run.target, 'utf8'), FILE_CONTENT);
+  // The relay Claude Code started for the prompt went with it.
+  await waitFor(() => processesNaming(run.server.socketPath).length === 0, 'no relay process left');
   const [grant] = run.consent.entries('consent.grant');
   assert.equal(grant.actor, 'user');
   assert.equal(grant.sessionId, SESSION);
