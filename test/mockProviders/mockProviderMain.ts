@@ -8,7 +8,9 @@
 // script.json: [{"match": "substring of the last user message", "text"?: "...", "toolCalls"?: [{"name", "input"}],
 // "usage"?: {"inputTokens", "outputTokens"}, "error"?: {"status", "message"}}, ...]; first match wins, others
 // get "mock reply to: <last user text>". Each request is logged to stderr as one JSON line
-// {api, method, url, apiKeyTail, handled} (the key's last 4 characters only).
+// {api, method, url, apiKeyTail, handled} (the key's last 4 characters only). A test reads what a mock received with
+// GET <origin>/_mock/requests (origin = the URL without /v1), and can swap replies with PUT <origin>/_mock/replies
+// (see mockControl.ts).
 import { fstatSync, readFileSync } from 'node:fs';
 import { cannedScript, parseCannedReplies } from './cannedScript';
 import { echoScript } from './mockScript';

@@ -5,10 +5,12 @@
 //   ANTHROPIC_BASE_URL = mock.baseUrl            // anthropic: the origin (the client adds /v1/messages)
 //   OPENAI_BASE_URL    = mock.baseUrl            // openai / chat: origin + "/v1"
 //   mock.requests / mock.unhandled() / conversationOf(mock.requests[i]) / await mock.close()
+// From another process: GET {origin}/_mock/requests and friends (mockControl.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicNotFound, routeAnthropic } from './anthropicMessages';
 import { chatNotFound, routeChat } from './chatCompletions';
+import { CONTROL_PREFIX, handleControl } from './mockControl';
 import { echoScript, type MockScript } from './mockScript';
 import { openaiNotFound, ResponseStore, routeResponses } from './openaiResponses';
 import { type MockApi, type RecordedRequest, RequestRecorder } from './requestRecorder';
@@ -42,6 +44,7 @@ export async function startMockProvider(api: MockApi, options: { script?: MockSc
 
   const server: Server = createServer((req, res) => {
     void (async () => {
+      if (req.url?.startsWith(CONTROL_PREFIX)) return handleControl(req, res, recorder, (next) => (script = next));
       const request = await recorder.record(api, req);
       try {
         const handled =

@@ -162,7 +162,7 @@ test('canned replies: first matching substring wins, others echo; a malformed sc
   assert.throws(() => parseCannedReplies([{ match: 'x', toolCalls: [{ name: 'a', input: 'no' }] }], 'f.json'), /f\.json\[0\]\.toolCalls\[0\] must be \{name: string, input: object\}/);
 });
 
-test('mockProviderMain serves all three APIs from one process, answers from a JSON script, and exits on SIGTERM', async (t) => {
+test('mockProviderMain serves all three APIs from one process, answers from a JSON script, shows what it received and takes new replies over HTTP, and exits on SIGTERM', async (t) => {
   const dir = tempDir('mock-main');
   t.after(dir.cleanup);
   const file = join(dir.path, 'script.json');
@@ -175,12 +175,26 @@ test('mockProviderMain serves all three APIs from one process, answers from a JS
     child.once('close', () => reject(new Error('mockProviderMain exited before printing its URLs')));
   });
   const urls = JSON.parse(line) as { anthropic: string; openai: string; chat: string };
-  const anthropic = (await (await post(`${urls.anthropic}/v1/messages`, { model: 'm', messages: [{ role: 'user', content: 'ping?' }] })).json()) as Json;
+  const anthropic = (await (await post(`${urls.anthropic}/v1/messages`, { model: 'm', messages: [{ role: 'user', content: 'ping?' }] }, { 'x-api-key': 'key-from-e2e' })).json()) as Json;
   assert.deepEqual(anthropic.content, [{ type: 'text', text: 'pong' }]);
   const openai = (await (await post(`${urls.openai}/responses`, { model: 'm', input: 'hello' })).json()) as { output: { content: { text: string }[] }[] };
   assert.equal(openai.output[0].content[0].text, 'mock reply to: hello');
   const chat = (await (await post(`${urls.chat}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'ping' }] })).json()) as { choices: { message: { content: string } }[] };
   assert.equal(chat.choices[0].message.content, 'pong');
+
+  // Another process reads what a mock received, and swaps its replies, through the control routes.
+  const received = (await (await fetch(`${urls.anthropic}/_mock/requests`)).json()) as { apiKey: string; path: string }[];
+  assert.deepEqual(received.map((r) => [r.path, r.apiKey]), [['/v1/messages', 'key-from-e2e']]);
+  const openaiOrigin = urls.openai.replace(/\/v1$/, '');
+  const put = await fetch(`${openaiOrigin}/_mock/replies`, { method: 'PUT', body: JSON.stringify([{ match: '', text: 'swapped' }]) });
+  assert.equal(put.status, 204);
+  const swapped = (await (await post(`${urls.openai}/responses`, { model: 'm', input: 'hello' })).json()) as { output: { content: { text: string }[] }[] };
+  assert.equal(swapped.output[0].content[0].text, 'swapped');
+  const refused = await fetch(`${openaiOrigin}/_mock/replies`, { method: 'PUT', body: JSON.stringify([{ text: 'no match' }]) });
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as { error: Json }).error.message as string, /the body\[0\]\.match must be a string/);
+  assert.equal((await fetch(`${openaiOrigin}/_mock/requests`, { method: 'DELETE' })).status, 204);
+  assert.deepEqual(await (await fetch(`${openaiOrigin}/_mock/requests`)).json(), []);
   child.kill('SIGTERM');
   assert.equal(await exited, 0);
 });
