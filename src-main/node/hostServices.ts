@@ -261,7 +261,7 @@ export async function createHostServices(options: HostOptions): Promise<HostServ
   // Waits for the keychain itself; without one, credential features say why they are off (no plaintext fallback).
   const credentials = owner.add(new CredentialServices({ db, ledger, keychain: keychainReady, secrets, consent, ...(options.providers ? { providers: options.providers } : {}) }));
   // Claude Code / Codex CLI sessions: launched through the credential proxy, resumable after a restart.
-  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, aspHome: join(options.home, 'harness'), executables: executablesFromEnv() });
+  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, aspHome: join(options.home, 'harness'), executables: executablesFromEnv(), onError: (error) => log.error('harness:', error) });
   applyProviderConfig(options.home, credentials.providers, (problem) => log.error(problem));
   const signingReady = keychainReady.then(async ({ keychain, problem }) => {
     if (!keychain) {

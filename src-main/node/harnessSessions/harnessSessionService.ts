@@ -14,6 +14,7 @@ import { resolveHarnessExecutable, type HarnessExecutables } from './harnessExec
 import { HarnessSessionError } from './harnessSessionError';
 import { HarnessSessionStore } from './harnessSessionStore';
 import { HeadlessHarnessRun, isWithheldFromHarness } from './headlessHarnessRun';
+import { killRunProcesses, RUN_MARKER } from '../exec/runProcesses';
 
 export interface HarnessSessionServiceOptions {
   db: Database;
@@ -27,6 +28,7 @@ export interface HarnessSessionServiceOptions {
   /** Configured CLI binaries; without one, the CLI's name is looked up on PATH. */
   executables: HarnessExecutables;
   now?: () => number;
+  onError?: (error: unknown) => void;
 }
 
 export interface LaunchRequest {
@@ -71,8 +73,21 @@ export class HarnessSessionService implements Disposable {
   constructor(private readonly o: HarnessSessionServiceOptions) {
     this.now = o.now ?? Date.now;
     this.store = new HarnessSessionStore(o.db, this.now);
-    this.store.markInterrupted(RESTART_REASON);
+    // A host that crashed may have left a CLI running (a headless one keeps going without its reader): every process
+    // of a launch carries its mark, so whatever is left of a session the previous host ran is ended now.
+    this.swept = Promise.all(
+      this.store.markInterrupted(RESTART_REASON).map(async (row) => {
+        const left = await killRunProcesses(row.id, null, { first: 'SIGTERM', group: 'if-marked' });
+        if (left.length > 0) o.onError?.(new Error(`processes ${left.join(', ')} of harness session ${row.id} could not be ended`));
+      }),
+    ).then(
+      () => undefined,
+      (error: unknown) => o.onError?.(error),
+    );
   }
+
+  /** Settles once the processes previous hosts left behind are ended. */
+  readonly swept: Promise<void>;
 
   list(sessionId: string): HarnessSession[] {
     this.o.sessions.get(sessionId);
@@ -173,7 +188,7 @@ export class HarnessSessionService implements Disposable {
       if (interactionMode === 'interactive') {
         terminal = this.o.terminals.openProcess(
           row.sessionId,
-          { file: spec.argv[0], args: spec.argv.slice(1), cwd: spec.cwd, env: spec.env, title: frontend, omitInherited: isWithheldFromHarness },
+          { file: spec.argv[0], args: spec.argv.slice(1), cwd: spec.cwd, env: { ...spec.env, [RUN_MARKER]: row.id }, title: frontend, omitInherited: isWithheldFromHarness },
           request.cols ?? 120,
           request.rows ?? 36,
           actor,
@@ -191,7 +206,7 @@ export class HarnessSessionService implements Disposable {
           owner.add(watchCodexThread(spec.env.CODEX_HOME, spec.cwd, launchedAt, (k) => this.store.ownsKey(k), (k) => this.observed(row.id, k, 'its session file')));
         }
       } else {
-        const run = new HeadlessHarnessRun(frontend, spec);
+        const run = new HeadlessHarnessRun(frontend, { ...spec, env: { ...spec.env, [RUN_MARKER]: row.id } });
         launch.run = run;
         // Its output stays readable after it ends, until the session's next launch replaces it.
         this.lastRuns.get(row.id)?.dispose();
@@ -265,6 +280,8 @@ export class HarnessSessionService implements Disposable {
     } else if (launch.run) {
       await launch.run.kill();
     }
+    // What left the tree (a daemon that detached) still carries the launch's mark.
+    await killRunProcesses(id, null, { first: 'SIGTERM' });
     return this.get(id);
   }
 
@@ -304,6 +321,7 @@ export class HarnessSessionService implements Disposable {
     const all = [...this.live.entries()];
     await Promise.all(all.map(([, launch]) => launch.run?.kill()));
     for (const [id, launch] of all) this.ended(id, launch, 'stopped', null, RESTART_REASON);
+    await Promise.all(all.map(([id]) => killRunProcesses(id, null, { first: 'SIGTERM', giveUpMs: 3000 })));
     for (const run of this.lastRuns.values()) run.dispose();
     this.changed.dispose();
   }
