@@ -70,6 +70,7 @@ test.describe('goal: context.md and checkpoints', () => {
     const second = `${first}\n## Tech Stack\n\n- Rust\n`;
     await editor.fill(second);
     await view.getByTestId('goal-context-save').click();
+    await expect(status).toHaveText(/^Saved · ledger #\d+$/);
     const [edit] = ledgerEntries(omni.home, sessionId, 'meta.context_edit');
     await expect(status).toHaveText(`Saved · ledger #${edit.seq}`);
     expect([edit.actor, edit.payload.old_sha256, edit.payload.new_sha256]).toEqual(['user', sha256(first), sha256(second)]);
