@@ -19,13 +19,15 @@ export interface LlmHost {
   server: RunningServer;
   client: RpcClient<Contract>;
   home: string;
+  /** The sessions' workspace folder. */
+  workspace: string;
   sessionId: string;
   mocks: Record<ProviderId, MockProvider>;
   /** The real keys, as connected; the mocks must receive exactly these. */
   keys: Record<ProviderId, string>;
   connectionIds: Record<ProviderId, string>;
-  /** Installs `<home>/agents/<name>` with a manifest declaring oauth:<provider>.api and the given definition. */
-  installAgent(name: string, provider: string, definition?: string): void;
+  /** Installs `<home>/agents/<name>` with a manifest declaring oauth:<provider>.api (and `extra` capabilities) and the definition. */
+  installAgent(name: string, provider: string, definition?: string, extra?: string[]): void;
   /** The user's grant of oauth:<provider>.api to the agent in the session (no card). */
   grant(agent: string, provider: string, sessionId?: string): string;
   spawn(agent: string, systemPrompt: string, userMessage: string, options?: SpawnAgentOptions, sessionId?: string): Promise<AgentResponse>;
@@ -55,14 +57,14 @@ function mockProviderEntry(id: 'anthropic' | 'openai', mock: MockProvider): Prov
   };
 }
 
-export function manifestFor(name: string, provider: string): string {
+export function manifestFor(name: string, provider: string, extra: string[] = []): string {
   return [
     'schema_version = "0.1"',
     `name = "${name}"`,
     'version = "0.1.0"',
     'entry = "agent.llm.toml"',
     'sandbox = "wasm"',
-    `capabilities = ["oauth:${provider}.api"]`,
+    `capabilities = ${JSON.stringify([`oauth:${provider}.api`, ...extra])}`,
     `oauth_scopes = ["${provider}:api"]`,
     'resources.cpu = "500m"',
     'resources.mem = "64Mi"',
@@ -103,14 +105,15 @@ export async function startLlmHost(scripts: Partial<Record<ProviderId, MockScrip
     server,
     client,
     home: dir.path,
+    workspace: workspace.path,
     sessionId: session.id,
     mocks,
     keys,
     connectionIds,
-    installAgent(name, provider, definition = `provider = "${provider}"\n`) {
+    installAgent(name, provider, definition = `provider = "${provider}"\n`, extra = []) {
       const folder = join(dir.path, 'agents', name);
       mkdirSync(folder, { recursive: true });
-      writeFileSync(join(folder, 'manifest.toml'), manifestFor(name, provider));
+      writeFileSync(join(folder, 'manifest.toml'), manifestFor(name, provider, extra));
       writeFileSync(join(folder, 'agent.llm.toml'), definition);
     },
     grant(agent, provider, sessionId = session.id) {
