@@ -2,7 +2,7 @@
 // sandbox (shell scripts standing in for the executor and verifier), real git, session.json through MetaState.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { MetaState } from '../../src-main/node/host';
@@ -53,4 +53,32 @@ test('a goal run through the real host: spawn_agent runs the executor and verifi
   const types = host.services.ledger.list({ sessionId: host.sessionId, limit: 500 }).map((entry) => entry.type);
   assert.equal(types.filter((type) => type === 'host.spawn_start').length, 4, 'executor and verifier for each of the two tasks');
   assert.equal(types.filter((type) => type === 'goal.task_commit').length, 2);
+});
+
+/** Writes a file, then works for a long time (until halted). */
+const SLOW_EXECUTOR = `#!/bin/sh
+read -r input
+echo partial > partial.txt
+exec sleep 297
+`;
+
+test('Halt through the real host ends the running agent, drops its partial writes and leaves the run halted', { timeout: 120_000 }, async (t) => {
+  const host = await startSpawnHost(t);
+  host.installNative('executor', SLOW_EXECUTOR);
+  host.installNative('verifier', VERIFIER);
+  mkdirSync(join(host.workspace, '.meta'), { recursive: true });
+  writeFileSync(join(host.workspace, '.meta', 'context.md'), '# Project: demo\n\n## Plan\n\n- [01] Slow\n');
+  const { goalRuns } = host.services;
+
+  await goalRuns.start(host.sessionId, 'user');
+  // /proc/<pid>/cmdline separates arguments with NULs.
+  const sleeping = () => host.processesWith('sleep\u0000297').length;
+  await waitFor(() => sleeping() > 0, 'the executor to be working', 60_000);
+  const view = await goalRuns.halt(host.sessionId, 'user');
+  assert.equal(view.phase, 'halted');
+  assert.equal(view.message, 'Halted by user');
+  assert.equal(view.state!.status, 'halted');
+  await waitFor(() => sleeping() === 0, 'the agent process to be gone', 30_000);
+  assert.equal(existsSync(join(host.workspace, 'partial.txt')), false, 'the halted agent left nothing in the workspace');
+  assert.deepEqual(view.state!.plan!.tasks[0].commits, []);
 });

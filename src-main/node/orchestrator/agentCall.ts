@@ -6,7 +6,7 @@ import type { ProgressLog } from '../host/progressLog';
 import { resumeSpawn } from '../host/resumeSpawn';
 import type { AgentResponse, SpawnAgent, SpawnAgentOptions } from '../host/spawnAgentTypes';
 import { patchRecord, readRecord, type CheckpointRole } from './goalRunRecord';
-import { haltableDelay, throwIfHalted, untilHalted } from './runHalted';
+import { haltableDelay, throwIfHalted } from './runHalted';
 
 export interface AgentCallDeps {
   sessionId: string;
@@ -44,8 +44,9 @@ const hostError = (data: string): AgentResponse => ({ status: 'error', data, met
  */
 export async function callAgent(deps: AgentCallDeps, request: AgentCallRequest): Promise<AgentResponse> {
   const context = { sessionId: deps.sessionId, actor: 'host', signal: deps.signal };
-  const haltable: SpawnAgent = (...args) => untilHalted(deps.spawnAgent(...args), deps.signal);
-  const spawn = (options: SpawnAgentOptions) => haltable(request.agent, request.systemPrompt, request.userMessage, options, context);
+  // Halt aborts `signal`: spawn_agent then stops the agent and drops its writes, and only then answers, so a halt
+  // that resolves has really ended the agent (its answer is awaited, not raced).
+  const spawn = (options: SpawnAgentOptions) => deps.spawnAgent(request.agent, request.systemPrompt, request.userMessage, options, context);
   const recorded = readRecord(await deps.meta.read()).checkpoint;
   let next: { spawn: SpawnAgentOptions } | { await: string } =
     recorded && recorded.role === request.role && recorded.taskId === request.taskId && recorded.agent === request.agent
@@ -62,7 +63,7 @@ export async function callAgent(deps: AgentCallDeps, request: AgentCallRequest):
       await waitForAnswer(deps, ref);
       // spawn_agent's resume path: the same call with resume_data, run once however many callers ask.
       const call = { agent_name: request.agent, system_prompt: request.systemPrompt, user_message: request.userMessage, options: request.options };
-      response = await resumeSpawn(haltable, deps.resumer, ref, call, context);
+      response = await resumeSpawn(deps.spawnAgent, deps.resumer, ref, call, context);
       await patchRecord(deps.meta, (r) => delete r.checkpoint);
       throwIfHalted(deps.signal);
     }

@@ -26,24 +26,3 @@ export function haltableDelay(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * The promise's result, or RunHaltedError as soon as the signal fires. spawn_agent ends the agent on abort; this only
- * keeps Halt from waiting on an agent that is slow to go (its late answer is ignored).
- */
-export function untilHalted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  throwIfHalted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new RunHaltedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
-}
