@@ -243,5 +243,24 @@ if (needsPrivateKeyring) {
       // The proxy saw the client go and closed the upstream stream: nothing is left running at the provider.
       await waitFor(() => slow.openStreams === 0, 'the stream at the provider to be closed');
     });
+
+    it('a suspended run holds the text where it is, even once the provider has sent all of it; resume lets it finish', async () => {
+      const session = await host.newSession();
+      host.grant('slow-writer', 'anthropic-slow', session);
+      const calls = slow.keys.length;
+      const response = host.spawn('slow-writer', '', 'write a lot', {}, session);
+      await waitFor(() => slow.keys.length === calls + 1 && slow.openStreams === 1, 'the stream to be open');
+      const runId = (await host.client.call('agent.runs', { sessionId: session })).at(-1)!.id;
+      await waitFor(async () => (await host.client.call('agent.runs', { sessionId: session })).at(-1)!.state === 'Active', 'the run to be active');
+      await host.client.call('agent.suspend', { runId });
+      slow.finish();
+      await waitFor(() => slow.openStreams === 0, 'the provider to have sent everything');
+      const held = (await host.client.call('agent.runs', { sessionId: session })).at(-1)!;
+      assert.deepEqual([held.state, held.outcome], ['Suspended', 'running']);
+      await host.client.call('agent.resume', { runId });
+      const done = await response;
+      assert.equal(done.status, 'success', done.data);
+      assert.equal(done.data, 'The first half, then the rest.');
+    });
   });
 }
