@@ -219,3 +219,15 @@ test('a session it could not serve is refused with what to fix, before anything 
   await assert.rejects(PermissionPromptServer.open(consent.engine, { agentId: AGENT, sessionId: SESSION, workspace: 'relative/ws' }), /workspace must be the CLI's cwd, an absolute path to an existing folder \(got "relative\/ws"\)/);
   await assert.rejects(PermissionPromptServer.open(consent.engine, { agentId: AGENT, sessionId: SESSION, workspace: join(dir.path, 'missing') }), RangeError);
 });
+
+test('a long command with a long description still reaches the card, in full as its action', async (t) => {
+  const r = await rig(t);
+  const client = await r.connect();
+  const command = `printf '%s' ${'a'.repeat(1500)}`;
+  const answer = callTool(client, 'Bash', { command, description: 'd'.repeat(1500) });
+  const [card] = await waitFor(() => (r.cards().length ? r.cards() : undefined), 'a consent card');
+  assert.equal(card.action, command);
+  assert.ok(card.reason.length <= 400);
+  r.channel.answer(card.id, { kind: 'allow_once' });
+  assert.equal((await answer).behavior, 'allow');
+});

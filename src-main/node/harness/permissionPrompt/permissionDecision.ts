@@ -37,12 +37,19 @@ export async function decidePermission(engine: ConsentEngine, session: Permissio
     return deny(mapped.reason);
   }
   const use = { ...who, capability: mapped.capability, target: mapped.target, method: mapped.method, action: mapped.action };
-  const outcome = await engine.ask({ ...use, reason: `Claude Code wants to ${mapped.summary}`, durationS: PROPOSED_GRANT_S, signal });
+  const outcome = await engine.ask({ ...use, reason: shorten(`Claude Code wants to ${mapped.summary}`), durationS: PROPOSED_GRANT_S, signal });
   if (outcome.decision !== 'allow') return deny(outcome.reason);
   if (signal.aborted) return deny('the request was withdrawn before it was answered');
   const used = engine.check(use);
   if (used.decision !== 'allow') return deny(used.reason);
   return { behavior: 'allow', updatedInput: request.input };
 }
+
+/**
+ * The card's reason is for reading (the engine takes at most 2000 characters); what is granted is the use itself,
+ * shown in full as the card's target and action.
+ */
+const MAX_REASON = 400;
+const shorten = (text: string): string => (text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 1)}…`);
 
 const deny = (reason: string): PermissionResult => ({ behavior: 'deny', message: `Denied by Omni Shell's consent: ${reason}` });
