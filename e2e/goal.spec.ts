@@ -121,11 +121,14 @@ test.describe('goal: context.md and checkpoints', () => {
       await page.keyboard.press(key);
       expect(await focusInDialog(), `focus after ${key}`).toBe(true);
     }
+    // The app behind it takes neither focus nor clicks while the question is up.
+    await expect(page.locator('#root')).toHaveJSProperty('inert', true);
     await saveScreenshot(page, 'goal-checkpoint-dialog');
 
     // Escape sets it aside; the question stays, in a banner that brings it back.
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
+    await expect(page.locator('#root')).toHaveJSProperty('inert', false);
     const banner = visibleSessionView(page).getByTestId('checkpoint-banner');
     await expect(banner).toContainText('Which auth provider?');
     await expect(visibleSessionView(page).getByTestId('goal-waiting-badge')).toHaveText('2 questions waiting');

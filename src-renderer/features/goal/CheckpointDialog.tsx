@@ -1,12 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import type { GoalCheckpoint } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { focusableIn, trapFocus } from './focusTrap';
 import { useGoal } from './goalStore';
 
+/** While the dialog is up, the app behind it is inert: no focus, no clicks, hidden from assistive technology. */
+function makeAppInert(): () => void {
+  const app = document.getElementById('root');
+  if (!app) return () => undefined;
+  const before = app.inert;
+  app.inert = true;
+  return () => {
+    app.inert = before;
+  };
+}
+
 /**
- * An agent's checkpoint question, modal: focus stays in the dialog until it is answered. A decision shows its options
+ * An agent's checkpoint question, modal: rendered over the window (outside the app root, which is made inert), and
+ * focus stays in the dialog until it is answered. A decision shows its options
  * as buttons; a human action takes free text (or just Continue). Escape sets the dialog aside without losing the
  * question: it stays pending on the host, and the banner in the goal panel brings it back. `waiting` counts the
  * questions behind this one.
@@ -24,10 +37,12 @@ export function CheckpointDialog({ checkpoint, waiting }: { checkpoint: GoalChec
     const element = dialog.current;
     if (!element) return;
     const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const restoreApp = makeAppInert();
     (focusableIn(element)[0] ?? element).focus();
     const release = trapFocus(element);
     return () => {
       release();
+      restoreApp();
       if (returnTo?.isConnected) returnTo.focus();
     };
   }, [checkpoint.resumeId]);
@@ -46,7 +61,7 @@ export function CheckpointDialog({ checkpoint, waiting }: { checkpoint: GoalChec
     }
   }
 
-  return (
+  return createPortal(
     <div className="goal-modal-backdrop" data-testid="checkpoint-backdrop">
       <div
         ref={dialog}
@@ -111,6 +126,7 @@ export function CheckpointDialog({ checkpoint, waiting }: { checkpoint: GoalChec
           The run waits for your answer. <kbd>Esc</kbd> sets this aside; the question stays until you answer it.
         </p>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
