@@ -9,7 +9,7 @@ import type { Database } from '../store/database';
 import type { TerminalService } from '../terminals/terminalService';
 import type { CredentialServices } from '../vault/credentialServices';
 import { watchCodexThread } from './codexThreadWatch';
-import { harnessCredential } from './harnessCredentials';
+import { harnessAgentId, harnessCredential } from './harnessCredentials';
 import { resolveHarnessExecutable, type HarnessExecutables } from './harnessExecutables';
 import { HarnessSessionError } from './harnessSessionError';
 import { HarnessSessionStore } from './harnessSessionStore';
@@ -156,7 +156,7 @@ export class HarnessSessionService implements Disposable {
       // agents"), as the same agent the launch's credential grant names; the prompt's socket goes with the launch.
       const permissionPrompt =
         frontend === 'claude-code' && interactionMode === 'headless'
-          ? await PermissionPromptServer.open(this.o.consent, { agentId: `harness:${frontend}:${row.id}`, sessionId: row.sessionId, workspace: row.originCwd })
+          ? await PermissionPromptServer.open(this.o.consent, { agentId: harnessAgentId(frontend, row.id), sessionId: row.sessionId, workspace: row.originCwd })
           : undefined;
       if (permissionPrompt) owner.add({ dispose: () => void permissionPrompt.close() });
       const { spec, warnings = [] } = buildProcessInvocationSpec(
