@@ -5,7 +5,7 @@
 // harness.stop ends the CLI's whole tree. The CLI's environment holds the proxy's stand-in key, never the real one.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Disposable } from '../../src-preload/rpc';
@@ -14,7 +14,7 @@ import { waitFor } from '../helpers';
 import { conversationOf, lastUserText, startMockProvider, type MockProvider } from '../mockProviders';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { tempDir } from '../helpers';
-import { plain, processesWithEnv } from '../harness/realClis';
+import { claude, codex, plain, processesWithEnv } from '../harness/realClis';
 import { providerAt, skipWithoutClis, startHarnessHost, type Client } from './harnessHost';
 
 /** A terminal card's screen as plain text, read through the contract like the renderer does. */
@@ -94,8 +94,9 @@ if (needsPrivateKeyring) {
       assert.ok(started.terminal, 'an interactive session opens a terminal card');
       assert.equal(started.session.terminalId, started.terminal.id);
       const firstPid = started.terminal.pid;
-      // The card runs the CLI's own binary, not a shell in front of it.
-      assert.ok(readFileSync(`/proc/${firstPid}/cmdline`, 'latin1').split('\0')[0].endsWith(c.frontend === 'claude-code' ? '/claude' : '/codex'));
+      // The card runs the CLI's own binary, not a shell in front of it (once the PTY's fork has exec'd it).
+      const binary = c.frontend === 'claude-code' ? claude : codex;
+      await waitFor(() => readlinkSync(`/proc/${firstPid}/exe`) === binary, `the card's process to be ${binary}`, 10_000);
       const env = environOf(firstPid);
       assert.ok(env.some((entry) => entry.startsWith(`${c.keyVar}=omni-proxy-`)), 'the CLI holds the proxy stand-in key');
       assert.ok(!env.join('\n').includes(realKey), 'never the real key');
@@ -129,6 +130,12 @@ if (needsPrivateKeyring) {
       const said = await answered(mock, 'which word was it', screen);
       assert.ok(said.includes('remember the word PLUM') && said.includes('mock reply to: remember the word PLUM'), said);
       screen.dispose();
+      if (c.frontend === 'claude-code') {
+        // The resumed TUI goes on writing the same conversation: the stored key is still the one to resume.
+        const transcripts = readdirSync(join(harnessHome, 'projects'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith(`${key}.jsonl`));
+        assert.equal(transcripts.length, 1);
+        await waitFor(() => readFileSync(join(harnessHome, 'projects', transcripts[0]), 'utf8').includes('which word was it'), 'the new turn in the key\'s transcript', 10_000);
+      }
 
       // Stop ends the CLI and everything it started.
       const pid = resumed.terminal.pid;

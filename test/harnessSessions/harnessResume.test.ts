@@ -100,6 +100,11 @@ if (needsPrivateKeyring) {
     const resumedTurn = anthropic.turns().slice(turnsBefore).find((request) => JSON.stringify(conversationOf(request)).includes('which word?'))!;
     const said = JSON.stringify(conversationOf(resumedTurn));
     assert.ok(said.includes('remember the word PLUM') && said.includes('mock reply to: remember the word PLUM'), said);
+    // The resumed CLI reported the same conversation id: the stored key did not move.
+    const afterResume = (await host.client.call('harness.list', { sessionId: session.id })).find((s) => s.id === claude.session.id)!;
+    assert.equal(afterResume.continuation.key, claudeKey);
+    assert.equal(afterResume.status, 'exited');
+    assert.equal(afterResume.exitCode, 0);
 
     const openaiBefore = openai.turns().length;
     await host.client.call('harness.resume', { id: codex.session.id, interactionMode: 'headless', prompt: 'which fruit?' });
