@@ -33,7 +33,7 @@ test('omni harness spec prints the invocation spec as JSON and prepares the harn
   assert.equal(out.spec.env.CLAUDE_CONFIG_DIR, join(home, 'harness', 'claude-code', 'config'));
   assert.deepEqual(out.stdio, { kind: 'spawn', stdio: ['ignore', 'pipe', 'pipe'] });
   assert.ok(existsSync(join(home, 'harness', 'claude-code', 'config', '.claude.json')));
-  assert.match(out.spec.displayCommand, /^cd .* && CLAUDE_CONFIG_DIR=.* claude -p /);
+  assert.match(out.spec.displayCommand, /^cd .* && (\w+=\S+ )*CLAUDE_CONFIG_DIR=.* claude -p /);
 });
 
 test('omni harness spec resumes a codex thread with its key', (t) => {

@@ -44,6 +44,7 @@ test('real Claude Code TUI against the Anthropic mock: prompt without dialogs, a
   const { before, after } = await typedTurn(spec, home, CLAUDE_TUI_READY, mock, 'CLAUDE_CONFIG_DIR');
   assert.doesNotMatch(before, DIALOGS);
   assert.doesNotMatch(after, DIALOGS);
+  assert.equal(mock.turns().length, 1, 'one model request for one message: no side requests (CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC from the spec)');
   assert.deepEqual(new Set(mock.turns().map((turn) => turn.apiKey)), new Set([apiKey]));
   assert.deepEqual(mock.unhandled(), []);
 });

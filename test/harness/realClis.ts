@@ -19,9 +19,9 @@ export const codex = join(modules, `@openai/codex-${process.platform}-${process.
 /** node:test's `skip` option: a reason while the CLIs are not installed. */
 export const skipWithoutClis = !existsSync(claude) || !existsSync(codex) ? 'run `node scripts/install-harness-clis.mjs` first' : false;
 
-/** The base env a host gives a harness process (spec.env is merged over it): no user config, no telemetry. */
+/** The base env a host gives a harness process (spec.env is merged over it): a PATH and a home, nothing else. */
 export function baseEnv(home: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
 }
 
 export type CliEvent = Record<string, unknown>;

@@ -47,7 +47,10 @@ export function buildClaudeCodeInvocation(input: CliInvocationInput): CliInvocat
 
   if (options.prompt !== undefined) argv.push('--', options.prompt);
 
-  const env: Record<string, string> = { ...input.env, DISABLE_AUTOUPDATER: '1' };
+  // No self-update under the host, and no nonessential traffic (telemetry, error reports, side requests such as
+  // titles: with it, 2.1.330's TUI sent a second model request per message): the model endpoint is the only peer,
+  // as for the agent-sdk frontend.
+  const env: Record<string, string> = { ...input.env, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
   if (!options.useUserConfig) {
     warnings.push(...materializeClaudeCodeHome(configDir, cwd, input.env.ANTHROPIC_API_KEY));
     env.CLAUDE_CONFIG_DIR = configDir;
