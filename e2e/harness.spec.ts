@@ -52,7 +52,8 @@ test.describe('Claude Code sessions', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('start Claude Code in a terminal card, restart the host, Resume, and the conversation continues', async () => {
+  /** A host on a fresh home with the mock behind its Anthropic provider, the app open, Anthropic connected. */
+  async function openConnectedApp(): Promise<{ page: Page; home: string; userHome: string; workspace: string; port: number; env: Record<string, string> }> {
     const home = join(tmp, 'home');
     const userHome = join(tmp, 'user');
     const workspace = join(tmp, 'project');
@@ -75,7 +76,11 @@ test.describe('Claude Code sessions', () => {
     await form.getByRole('button', { name: 'Add API key' }).click();
     await expect(page.getByTestId('add-api-key-result')).toContainText('will not be shown again');
     await page.getByTestId('tab-session').click();
+    return { page, home, userHome, workspace, port, env };
+  }
 
+  test('start Claude Code in a terminal card, restart the host, Resume, and the conversation continues', async () => {
+    const { page, home, userHome, workspace, port, env } = await openConnectedApp();
     await createSession(page, workspace, 'Claude work');
     const view = visibleSessionView(page);
     const panel = view.getByTestId('harness-panel');
@@ -137,5 +142,27 @@ test.describe('Claude Code sessions', () => {
     await after.getByTestId('harness-stop').click();
     await expect(after.getByTestId('harness-status')).toHaveText('stopped');
     expect(await page.content()).not.toContain(REAL_KEY);
+  });
+
+  test('a headless Claude Code session shows its answer in an output card, and a resumed one continues it', async () => {
+    const { page, workspace } = await openConnectedApp();
+    await createSession(page, workspace, 'Headless work');
+    const panel = visibleSessionView(page).getByTestId('harness-panel');
+    await panel.getByTestId('harness-mode').selectOption('headless');
+    await expect(panel.getByTestId('new-claude-code'), 'a headless session needs a prompt').toBeDisabled();
+    await panel.getByTestId('harness-prompt').fill('remember the word FIG');
+    await panel.getByTestId('new-claude-code').click();
+    const row = panel.getByTestId('harness-session');
+    await expect(row.getByTestId('harness-text')).toHaveText(['mock reply to: remember the word FIG'], { timeout: 60_000 });
+    await expect(row.getByTestId('harness-status')).toHaveText('exited (0)');
+    await expect(row.getByTestId('harness-display-command')).toContainText('-p --output-format stream-json');
+
+    await row.getByLabel('Prompt for the resumed conversation').fill('which fruit');
+    await row.getByTestId('harness-resume').click();
+    await expect(row.getByTestId('harness-text')).toHaveText(['mock reply to: which fruit'], { timeout: 60_000 });
+    const said = JSON.stringify(conversationOf(turnWith(mock, 'which fruit')!));
+    expect(said).toContain('remember the word FIG');
+    await expect(row.getByTestId('harness-status')).toHaveText('exited (0)');
+    await saveScreenshot(page, 'harness-claude-code-headless');
   });
 });
