@@ -235,6 +235,32 @@ describe('goal run: checkpoints, circuit breaker, halt, resume', () => {
     assert.deepEqual(fx.ledgerTypes().filter((t) => t.startsWith('goal.')), ['goal.start', 'goal.plan', 'goal.halt', 'goal.resume', 'goal.task_commit']);
   });
 
+  it('after a crash mid-task (status left "executing"), Run on a new host continues from that task', async () => {
+    let attempt = 0;
+    fx = new GoalRunFixture({
+      executor: (call, workspace) => {
+        const id = /\n\nTask (\d+): /.exec(call.message)![1];
+        if (id === '02' && ++attempt === 1) return new Promise(() => undefined); // the host dies while this agent works
+        writeFileSync(join(workspace, `task-${id}.txt`), id);
+        return ok();
+      },
+      verifier: pass,
+    });
+    fx.writeContext('# P\n\n## Plan\n- [01] One\n- [02] Two (after 01)\n');
+    fx.start();
+    await fx.orchestrator.start(SESSION, 'user');
+    await fx.waitForView((v) => v.activeTaskId === '02' && fx.calls.length === 3, 'task 02 to be executing');
+    // A new orchestrator on the same files, as after a restart (the old one is never heard from again).
+    const restarted = fx.start();
+    const before = restarted.view(SESSION);
+    assert.equal(before.phase, 'idle');
+    assert.equal(before.state!.status, 'executing');
+    await restarted.start(SESSION, 'user');
+    const view = await restarted.whenIdle(SESSION);
+    assert.equal(view.phase, 'done', view.message ?? '');
+    assert.deepEqual(fx.calls.slice(3).map((c) => c.agent), ['executor', 'verifier'], 'task 01 is not run again');
+  });
+
   it("a halt while waiting for a checkpoint keeps the question; after a restart, resume waits for it again instead of asking anew", async () => {
     const question = { type: 'checkpoint', reason: 'human_action', message: 'Create the OAuth app, then continue', options: [], resume_id: 'oauth_app' };
     fx = new GoalRunFixture({

@@ -111,7 +111,7 @@ export class GoalRunLoop {
     await patchRecord(this.meta, (r) => (r.planner = planner.kind));
     this.observer.activity({ phase: 'running', planner: planner.kind, activeTaskId: null });
     this.log(planner.kind === 'deterministic' ? 'Planning from the "## Plan" section of .meta/context.md' : `Planning with the agent "${this.deps.config.agents.planner}"`);
-    const tasks = await planner.plan({ context: context.text, statePrompt: buildStatePrompt(state, context.text), call: (request) => this.call(request) });
+    const tasks = await planner.plan({ context: context.text, statePrompt: buildStatePrompt(state, context.text), call: (request) => this.call(request), options: this.options('smart') });
     throwIfHalted(this.signal);
     await this.meta.updateState('plan', { tasks: tasks.map((t) => ({ id: t.id, title: t.title, status: 'pending', dependencies: t.dependencies, commits: [] })), currentTaskIdx: 0 });
     await patchRecord(this.meta, (r) => {

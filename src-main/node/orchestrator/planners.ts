@@ -1,4 +1,4 @@
-import type { AgentResponse } from '../host/spawnAgentTypes';
+import type { AgentResponse, SpawnAgentOptions } from '../host/spawnAgentTypes';
 import type { AgentCallRequest } from './agentCall';
 import { hasContextPlan, parseContextPlan } from './contextPlan';
 import { LLM_PLAN_SOURCE, parseLlmPlan } from './llmPlan';
@@ -12,6 +12,8 @@ export interface PlanInput {
   statePrompt: string;
   /** spawn_agent with checkpoint handling (callAgent), for planners that ask an agent. */
   call: (request: AgentCallRequest) => Promise<AgentResponse>;
+  /** spawn_agent options of the run (timeout_seconds), for planners that ask an agent. */
+  options: SpawnAgentOptions;
 }
 
 /** Turns the goal in context.md into tasks forming a DAG; throws PlanError saying what is wrong. */
@@ -40,7 +42,7 @@ export class LlmPlanner implements Planner {
       agent: this.agent,
       systemPrompt: PLANNER_SYSTEM_PROMPT,
       userMessage: input.statePrompt,
-      options: { model_hint: 'smart' },
+      options: { ...input.options, model_hint: 'smart' },
     });
     if (response.status !== 'success') {
       throw new PlanError(LLM_PLAN_SOURCE, `the planner agent "${this.agent}" ended with "${response.status}" instead of a plan: ${response.data.slice(0, 300) || '(no output)'}`);
