@@ -160,6 +160,36 @@ test.describe('goal: context.md and checkpoints', () => {
   });
 });
 
+test.describe('goal: a damaged session.json', () => {
+  test('is shown instead of the board: the bad field of an invalid file, where a corrupt one was kept', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    const workspace = omni.newWorkspace('goal-damaged');
+    await createSession(page, workspace, 'Goal damaged');
+    const sessionId = await sessionIdOf(page);
+    mkdirSync(join(workspace, '.meta'));
+    const state = { sessionId, status: 'executing', currentPhase: 1, gapCount: 0, variables: {} };
+    const file = join(workspace, '.meta/session.json');
+
+    writeFileSync(file, JSON.stringify({ ...state, status: 'sleeping' }));
+    await page.reload();
+    await expectConnected(page);
+    await openGoalPanel(page, 'shortcut');
+    const problem = visibleSessionView(page).getByTestId('goal-state-problem');
+    await expect(problem).toHaveAttribute('data-kind', 'invalid');
+    await expect(problem).toContainText('.meta/session.json has a bad field: status');
+
+    writeFileSync(file, '{"sessionId": "ses_trunc');
+    await page.reload();
+    await expectConnected(page);
+    await openGoalPanel(page, 'shortcut');
+    await expect(problem).toHaveAttribute('data-kind', 'corrupt');
+    await expect(problem).toContainText('.meta/session.json is not valid JSON');
+    await expect(problem).toContainText('session.json.corrupt-');
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
 /** A native agent in the app home's agent folder (the user's own agents); `script` is its sh entry. */
 function installNativeAgent(home: string, name: string, script: string): void {
   const folder = join(home, 'agents', name);

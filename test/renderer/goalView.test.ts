@@ -19,7 +19,7 @@ const checkpoint = (resumeId: string): GoalCheckpoint => ({
 });
 const task = (id: string, status: GoalTask['status']): GoalTask => ({ id, title: `task ${id}`, status, dependencies: [] });
 
-beforeEach(() => useGoal.setState({ checkpoints: {}, progress: {}, dialogSetAside: {} }));
+beforeEach(() => useGoal.setState({ checkpoints: {}, progress: {}, dialogSetAside: {}, stateReads: {} }));
 
 test('Run, Halt and Resume are offered only where they do something', () => {
   assert.deepEqual(controlsFor(null), { run: true, halt: false, resume: false });
@@ -60,4 +60,15 @@ test('the progress log keeps the newest lines once it is full', () => {
   assert.equal(lines.at(-1)!.message, `line ${MAX_PROGRESS_LINES + 4}`);
   goal.resetProgress(SES);
   assert.deepEqual(useGoal.getState().progress[SES], []);
+});
+
+test('a corrupt session.json stays reported after it was moved aside (the next read finds no file), until a state appears', () => {
+  const goal = useGoal.getState();
+  const corrupt = { state: null, problem: { kind: 'corrupt' as const, message: 'not JSON', field: null, keptAt: '/w/.meta/session.json.corrupt-1' } };
+  goal.setStateRead(SES, corrupt);
+  goal.setStateRead(SES, { state: null, problem: null });
+  assert.equal(useGoal.getState().stateReads[SES]?.problem?.keptAt, '/w/.meta/session.json.corrupt-1');
+  const state = { sessionId: SES, status: 'planning' as const, currentPhase: 1, gapCount: 0, variables: {} };
+  goal.setStateRead(SES, { state, problem: null });
+  assert.deepEqual(useGoal.getState().stateReads[SES], { state, problem: null });
 });

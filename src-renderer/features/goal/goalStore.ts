@@ -46,7 +46,14 @@ export const useGoal = create<GoalState>((set) => ({
   focusRequest: null,
   setView: (sessionId, view) => set((s) => ({ views: { ...s.views, [sessionId]: view }, viewError: { ...s.viewError, [sessionId]: null } })),
   setViewError: (sessionId, error) => set((s) => ({ viewError: { ...s.viewError, [sessionId]: error } })),
-  setStateRead: (sessionId, read) => set((s) => ({ stateReads: { ...s.stateReads, [sessionId]: read } })),
+  setStateRead: (sessionId, read) =>
+    set((s) => {
+      // Reading a corrupt session.json moves it aside, so the next read finds no file at all: the problem (and where
+      // the file was kept) stays on show until there is a state again.
+      const before = s.stateReads[sessionId];
+      if (read.state === null && read.problem === null && before?.problem?.kind === 'corrupt') return s;
+      return { stateReads: { ...s.stateReads, [sessionId]: read } };
+    }),
   setCheckpoints: (sessionId, list) => set((s) => ({ checkpoints: { ...s.checkpoints, [sessionId]: list } })),
   checkpointRaised: (checkpoint) =>
     set((s) => {

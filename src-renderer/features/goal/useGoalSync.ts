@@ -11,7 +11,9 @@ function refreshState(client: OmniClient, sessionId: string, isCancelled: () => 
   client
     .call('goal.sessionState', { sessionId })
     .then((read) => {
-      if (!isCancelled()) useGoal.getState().setStateRead(sessionId, read);
+      // The read that finds session.json corrupt also moves it aside, so no later read can report it again: that one
+      // answer is kept even if the view that asked has gone meanwhile (a remount, a new connection).
+      if (!isCancelled() || read.problem?.kind === 'corrupt') useGoal.getState().setStateRead(sessionId, read);
     })
     .catch(() => {
       // A lost connection: the next client reads it again.
