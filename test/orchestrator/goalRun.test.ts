@@ -288,4 +288,25 @@ describe('goal run: checkpoints, circuit breaker, halt, resume', () => {
     assert.equal(executorCalls.length, 2, 'asked once, resumed once');
     assert.equal(readFileSync(join(fx.workspace, 'oauth.txt'), 'utf8'), 'created, client id abc');
   });
+
+  it("a verifier's question pending at Halt: Resume waits for it again without executing the task a second time", async () => {
+    const question = { type: 'checkpoint', reason: 'decision_required', message: 'Is a warning acceptable?', options: ['yes', 'no'], resume_id: 'verify_warning' };
+    fx = new GoalRunFixture({
+      executor: writes({ 'a.txt': 'a' }),
+      verifier: (call) => (call.options.resume_data?.user_input === 'yes' ? pass() : answer('checkpoint', JSON.stringify(question))),
+    });
+    fx.writeContext('# P\n\n## Plan\n- [01] Build\n');
+    fx.start();
+    await fx.orchestrator.start(SESSION, 'user');
+    await fx.waitForView((v) => v.phase === 'waiting_checkpoint', "the verifier's question");
+    await fx.orchestrator.halt(SESSION, 'user');
+    await fx.orchestrator.resume(SESSION, 'user');
+    await fx.waitForView((v) => v.phase === 'waiting_checkpoint', 'the same question after Resume');
+    assert.equal(fx.orchestrator.view(SESSION).state!.status, 'verifying');
+    fx.checkpoints.answer({ sessionId: SESSION, resumeId: 'verify_warning' }, 'yes');
+    const view = await fx.orchestrator.whenIdle(SESSION);
+    assert.equal(view.phase, 'done', view.message ?? '');
+    assert.deepEqual(fx.calls.map((c) => c.agent), ['executor', 'verifier', 'verifier']);
+    assert.equal(view.state!.plan!.tasks[0].commits!.length, 1);
+  });
 });
