@@ -86,7 +86,14 @@ if (needsPrivateKeyring) {
         }
         // Nothing the run produced (its cards, its log), nor the ledger, holds the key.
         assert.ok(!JSON.stringify(events).includes(host.keys[provider]));
-        assert.ok(!(await host.ledgerText()).includes(host.keys[provider]));
+        const ledger = await host.ledgerText();
+        assert.ok(!ledger.includes(host.keys[provider]));
+        // Each call's cost is in the ledger: model, hint and the provider's counts.
+        const usage = (await host.client.call('ledger.list', { sessionId: host.sessionId, limit: 1000 })).filter((e) => e.type === 'agent.model_usage').map((e) => e.payload as Record<string, unknown>);
+        for (const hint of ['fast', 'smart'] as const) {
+          const entry = usage.find((u) => u.provider === provider && u.model === models[hint]);
+          assert.deepEqual([entry?.hint, entry?.inputTokens, entry?.outputTokens], [hint, 31, 9], JSON.stringify(usage));
+        }
       });
     }
 

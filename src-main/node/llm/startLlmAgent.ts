@@ -105,7 +105,16 @@ export async function startLlmAgent(start: LlmAgentStart): Promise<LlmAgent> {
     model,
     defaultSystemPrompt: definition.systemPrompt,
     deadlineMs: start.deadlineMs,
-    onUsage: (usage: ModelUsage) => run.addTokens(usage.inputTokens + usage.outputTokens),
+    onUsage: (usage: ModelUsage) => {
+      run.addTokens(usage.inputTokens + usage.outputTokens);
+      // What each call cost, in the audit ledger beside the proxy's request entry (never a prompt or an answer).
+      host.audit({
+        type: 'agent.model_usage',
+        actor: `agent:${manifest.name}`,
+        sessionId: run.info.sessionId,
+        payload: { runId: run.info.id, provider: definition.provider, api: model.api, model: model.model, hint: model.hint, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens },
+      });
+    },
     tools: definition.tools.length > 0 ? new WorkspaceTools(hostFileCalls(start, host), definition.tools) : null,
   });
 }
