@@ -2,7 +2,7 @@
 // reaches the provider through the credential proxy with a dummy key, through the real host: the real keychain (a
 // private gnome-keyring), the real consent prompts, the real proxy and bridge, and a local stand-in for the
 // provider's API. The stand-in receives the real key; the agent's environment, argv, stdout and log never hold it.
-// Without the grant the agent starts with no proxy variables and reaches nothing.
+// The dummy key ends with the run. Without the grant the agent starts with no proxy variables and reaches nothing.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { chmodSync } from 'node:fs';
@@ -109,6 +109,13 @@ if (needsPrivateKeyring) {
     const launch = ledger.find((e) => e.type === 'agent.native_launch');
     assert.deepEqual((launch?.payload as { connections?: string[] }).connections, [CAPABILITY]);
     assert.ok(ledger.some((e) => e.type === 'credential.proxy_request' && (e.payload as { status?: number }).status === 200));
+
+    // The dummy key was this run's: with the run over, the proxy refuses it (the grant itself still lives).
+    const dummy = /OPENAI_API_KEY=(omni-proxy-[A-Za-z0-9_-]+)/.exec(card)![1];
+    const after = await fetch(`${base.slice('base='.length)}/echo`, { headers: { authorization: `Bearer ${dummy}` } });
+    assert.equal(after.status, 403);
+    assert.equal(((await after.json()) as { error: { type: string } }).error.type, 'credential_revoked');
+    assert.equal(upstream.seen.length, 1, 'nothing reached the provider with the ended key');
 
     // Not granted (a new session, so no grant carries over): no proxy variables, no bridge, nothing reaches the provider.
     const other = await client.call('session.create', { workspace: workspace.path });

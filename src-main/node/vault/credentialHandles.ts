@@ -158,6 +158,17 @@ export class CredentialHandles implements Disposable {
     return key;
   }
 
+  /**
+   * Ends one dummy key (the process it was made for has ended) while the handle lives on: the next request with it is
+   * refused like a revoked one. Unknown keys are ignored.
+   */
+  dropProxyKey(key: string): void {
+    const live = this.byProxyKey.get(key);
+    if (!live) return;
+    this.byProxyKey.delete(key);
+    live.proxyKeys.delete(key);
+  }
+
   /** resolve() for the proxy: the dummy key a process presented. */
   resolveProxyKey(key: string): ResolvedHandle {
     const live = this.byProxyKey.get(key);

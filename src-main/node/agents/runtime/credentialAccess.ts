@@ -4,7 +4,7 @@ import { parseOAuthCapability } from '../../vault/credentialHandles';
 
 /** What the runtime needs of the host's CredentialServices to hand an agent a connection through the proxy. */
 export interface AgentCredentialBroker {
-  connections: { handles: Pick<CredentialHandles, 'issue'> };
+  connections: { handles: Pick<CredentialHandles, 'issue' | 'dropProxyKey'> };
   proxyEnvFor(handle: string): Promise<Record<string, string>>;
   proxyBridge(): Promise<{ port: number; socketPath: string }>;
 }
@@ -38,7 +38,7 @@ export interface ProxyAccessRequest {
   capabilities: readonly string[];
   consent: Pick<ConsentEngine, 'ask'>;
   credentials: AgentCredentialBroker | undefined;
-  /** The run's stop signal: a prompt still open when the run ends is withdrawn. */
+  /** The run's stop signal: a prompt still open when the run ends is withdrawn, and the dummy keys end with the run. */
   signal: AbortSignal;
 }
 
@@ -50,7 +50,7 @@ const GRANT_DURATION_S = 60 * 60;
  * for each `oauth:<provider>.<scope>` capability its manifest declares, asks the consent engine (no card when a live
  * grant already covers it), issues a handle bound to the agent, the session and that grant, and turns it into the
  * credential proxy's variables. The agent only ever holds the dummy key: the proxy swaps in the real one, and ends
- * it with the grant. A declined grant or a missing connection is not an error: the agent runs without it (the
+ * it with the grant, or with the run, whichever comes first. A declined grant or a missing connection is not an error: the agent runs without it (the
  * spec's fallback path), and the notes say why.
  */
 export async function proxyAccessFor(request: ProxyAccessRequest): Promise<ProxyAccess> {
@@ -79,7 +79,12 @@ export async function proxyAccessFor(request: ProxyAccessRequest): Promise<Proxy
     try {
       const { handle, record } = request.credentials.connections.handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
       const env = await request.credentials.proxyEnvFor(handle);
-      access.connections.push({ capability, provider: parsed.provider, connectionId: record.connectionId, env, endpoint: endpointOf(env) });
+      const endpoint = endpointOf(env);
+      access.connections.push({ capability, provider: parsed.provider, connectionId: record.connectionId, env, endpoint });
+      // The key is this run's: once it ends, nothing (a leftover process, someone who read the log) can use it.
+      const { handles } = request.credentials.connections;
+      if (request.signal.aborted) handles.dropProxyKey(endpoint.apiKey);
+      else request.signal.addEventListener('abort', () => handles.dropProxyKey(endpoint.apiKey), { once: true });
       Object.assign(access.env, env);
       access.notes.push(`${capability}: ${Object.keys(env).join(' and ')} point at the credential proxy (the agent holds a dummy key only)`);
     } catch (error) {
