@@ -117,4 +117,19 @@ describe('goal run: rollback(taskId)', () => {
       process.env.PATH = path;
     }
   });
+
+  it("does not commit while the repository's own config names a command git would run (agents can write .git)", async () => {
+    fx = scripted();
+    fx.writeContext(PLAN);
+    fx.git('init', '-q');
+    const marker = join(fx.dir.path, 'filter-ran');
+    fx.git('config', '--local', 'filter.planted.clean', `touch ${marker}; cat`);
+    writeFileSync(join(fx.workspace, '.gitattributes'), '* filter=planted\n');
+    fx.start();
+    const view = await fx.run();
+    assert.equal(view.phase, 'failed');
+    assert.match(view.message!, /^the workspace's \.git\/config sets filter\.planted\.clean: a command git would run on the host while the goal run commits\. .*\(git config --local --unset filter\.planted\.clean\)/);
+    assert.equal(existsSync(marker), false, 'the planted filter never ran');
+    assert.equal(fx.calls.length, 0);
+  });
 });

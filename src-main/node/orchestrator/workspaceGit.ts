@@ -22,6 +22,28 @@ export class GitCommandError extends RpcError {
 }
 
 /**
+ * The repository's own config names a command git would run while the host commits or reverts (a filter, a merge
+ * driver, an external diff). Agents can write .git/config, so the host does not run it.
+ */
+export class GitConfigRefusedError extends RpcError {
+  constructor(readonly keys: readonly string[]) {
+    super(
+      'INVALID_STATE',
+      `the workspace's .git/config sets ${keys.join(', ')}: a command git would run on the host while the goal run commits. ` +
+        'Agents can write .git, so the goal run does not commit with it. If you did not set it yourself, remove it ' +
+        `(git config --local --unset ${keys[0]}); then run again`,
+    );
+    this.name = 'GitConfigRefusedError';
+  }
+}
+
+/**
+ * Repository-level settings that make add, commit or revert run a command (the user's global ones are trusted; hooks
+ * and fsmonitor are switched off on every call instead, see SAFE_CONFIG).
+ */
+const COMMAND_KEYS = '^(filter\\..*|merge\\..*\\.driver|diff\\..*\\.(textconv|command)|diff\\.external)$';
+
+/**
  * Settings for every git call the host makes in a workspace. Agents can write the workspace, .git included, so
  * the host does not run what they may have planted there: no hooks, no fsmonitor command, no signing prompt that
  * could hang a run. Commits carry the user's identity when git has one, else the host's.
@@ -48,8 +70,9 @@ export class WorkspaceGit {
 
   /** Stages every change of the workspace (but .meta) and commits it; the commit id, or null when nothing changed. */
   async commitAll(message: string): Promise<string | null> {
+    await this.refusePlantedCommands();
     await this.run(['add', '-A', '--', '.', NOT_META]);
-    const staged = await this.run(['diff', '--cached', '--quiet', '--', '.', NOT_META], { allowFail: true });
+    const staged = await this.run(['diff', '--cached', '--quiet', '--no-ext-diff', '--no-textconv', '--', '.', NOT_META], { allowFail: true });
     if (staged.code === 0) return null;
     // Only the workspace's paths: when the workspace is a folder inside a larger repository, whatever the user has
     // staged elsewhere in it stays staged and out of the task's commit.
@@ -59,6 +82,8 @@ export class WorkspaceGit {
 
   /** Whether the workspace has changes git would commit (outside .meta). */
   async isDirty(): Promise<boolean> {
+    // status runs clean filters too (to compare a touched file's content).
+    await this.refusePlantedCommands();
     const status = await this.run(['status', '--porcelain', '--', '.', NOT_META]);
     return status.stdout.trim() !== '';
   }
@@ -74,6 +99,7 @@ export class WorkspaceGit {
    * GitCommandError says which files.
    */
   async revertAll(commits: readonly string[], message: string): Promise<string> {
+    await this.refusePlantedCommands();
     const result = await this.run(['revert', '--no-commit', ...commits], { allowFail: true });
     if (result.code !== 0) {
       await this.run(['revert', '--abort'], { allowFail: true });
@@ -81,6 +107,13 @@ export class WorkspaceGit {
     }
     await this.run([...(await this.identityConfig()), 'commit', '-q', '--no-verify', '--allow-empty', '-m', message]);
     return (await this.run(['rev-parse', 'HEAD'])).stdout.trim();
+  }
+
+  /** GitConfigRefusedError when the repository's config (includes followed) names a command git would run. */
+  private async refusePlantedCommands(): Promise<void> {
+    const found = await this.run(['config', '--local', '--includes', '--name-only', '--get-regexp', COMMAND_KEYS], { allowFail: true });
+    const keys = found.code === 0 ? found.stdout.split('\n').map((k) => k.trim()).filter((k) => k !== '') : [];
+    if (keys.length > 0) throw new GitConfigRefusedError([...new Set(keys)]);
   }
 
   private async identityConfig(): Promise<string[]> {
