@@ -135,6 +135,14 @@ test.describe('goal: context.md and checkpoints', () => {
     await banner.getByTestId('checkpoint-banner-open').click();
     await expect(dialog).toBeVisible();
 
+    // Over another view the dialog waits; the Session tab says how many questions do.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('tab-ledger').click();
+    await expect(page.getByTestId('tab-questions-waiting')).toHaveText('2');
+    await page.getByTestId('tab-session').click();
+    await banner.getByTestId('checkpoint-banner-open').click();
+    await expect(dialog).toBeVisible();
+
     // The host crashes and comes back: the questions are still there (they are rows, not memory).
     await omni.restartHost();
     await expectConnected(page);

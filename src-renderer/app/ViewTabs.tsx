@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { WaitingQuestionsBadge } from '../features/goal/WaitingQuestionsBadge';
 import { useView, type MainView } from './viewStore';
 
 const tabs: { view: MainView; label: string; shortcut?: string }[] = [
@@ -38,6 +39,7 @@ export function ViewTabs() {
           onClick={() => setView(tab.view)}
         >
           {tab.label}
+          {tab.view === 'session' && <WaitingQuestionsBadge />}
         </button>
       ))}
     </div>
