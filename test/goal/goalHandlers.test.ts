@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { CheckpointEvent, Contract, ProgressEntry } from '../../src-preload/contract';
+import type { CheckpointEvent, Contract, GoalRunView, ProgressEntry } from '../../src-preload/contract';
 import type { RpcClient } from '../../src-preload/rpc';
 import { waitFor } from '../helpers';
 import { SPEC_EXAMPLE } from '../host-protocol/specExample';
@@ -157,4 +157,20 @@ test('log_progress: earlier lines are replayed to a new subscriber, later ones a
   client.subscribe('goal.progress', { sessionId: session.id, replay: 1 }, { onItem: (entry) => recent.push(entry) });
   await waitFor(() => recent.length === 1, 'one replayed line');
   assert.equal(recent[0].message, 'Task 03: build failed');
+});
+
+test('goal runs through the contract: the current view first on the stream, typed refusals for a closed session and an unknown task', async (t) => {
+  const { client, workspace } = await hostWithWorkspace(t);
+  const session = await client.call('session.create', { workspace: workspace.path });
+  const views: GoalRunView[] = [];
+  client.subscribe('goal.runChanges', { sessionId: session.id }, { onItem: (view) => views.push(view) });
+  await waitFor(() => views.length >= 1, 'the current view');
+  assert.deepEqual([views[0].sessionId, views[0].phase, views[0].state, views[0].activeTaskId], [session.id, 'idle', null, null]);
+  assert.equal((await client.call('goal.view', { sessionId: session.id })).phase, 'idle');
+
+  await assert.rejects(client.call('goal.rollback', { sessionId: session.id, taskId: '01' }), { code: 'NOT_FOUND', message: /no task "01" in the plan \(there is no plan yet\)/ });
+  await assert.rejects(client.call('goal.rollback', { sessionId: session.id, taskId: '' }), { code: 'INVALID_PARAMS', message: /name the task to roll back/ });
+  await assert.rejects(client.call('goal.start', { sessionId: 'ses_doesnotexist' }), { code: 'NOT_FOUND' });
+  await client.call('session.close', { id: session.id });
+  await assert.rejects(client.call('goal.start', { sessionId: session.id }), { code: 'INVALID_STATE', message: /closed/ });
 });
