@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversationOf, lastUserText, startMockProvider, type MockProvider } from '../test/mockProviders';
 import { claude } from '../test/harness/realClis';
-import { createSession, expectConnected, saveScreenshot, sessionItem, terminalText, visibleSessionView } from './appDriver';
+import { createSession, saveScreenshot, sessionItem, terminalText, visibleSessionView } from './appDriver';
 import { startHarnessHost } from './harnessHostProcess';
 import { freePort, type HostProcess } from './hostProcess';
 import { stopPrivateKeyringHost } from './privateKeyringHost';
@@ -24,6 +24,14 @@ async function typeInto(page: Page, card: Locator, message: string): Promise<voi
   // Text and Enter apart: one burst ending in Enter is a paste to a TUI, not a submit.
   await expect.poll(() => terminalText(card), { timeout: 20_000 }).toContain(message);
   await page.keyboard.press('Enter');
+}
+
+/**
+ * The status bar says Connected. (appDriver's expectConnected matches any `connection-status`, and once a connection
+ * is listed the Connections view has one of its own.)
+ */
+async function expectConnected(page: Page): Promise<void> {
+  await expect(page.getByRole('status').and(page.getByTestId('connection-status'))).toHaveAttribute('data-status', 'connected', { timeout: 15_000 });
 }
 
 function turnWith(mock: MockProvider, message: string) {
