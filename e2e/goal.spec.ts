@@ -357,5 +357,13 @@ test.describe('goal: a run end to end', () => {
     expect(types('checkpoint.answer').map((e) => e.payload)).toEqual([{ resume_id: 'step_2_auth_decision', answer: 'Supabase' }]);
     expect(types('goal.rollback').map((e) => [e.actor, e.payload.taskId])).toEqual([['user', '01']]);
     await saveScreenshot(page, 'goal-run-rolled-back');
+
+    // After a reload, a session whose goal has a plan shows its panel unfolded, the board as the files say.
+    await page.reload();
+    await expectConnected(page);
+    await expect(view.getByTestId('goal-panel')).toHaveAttribute('open', '');
+    await expect(tasks).toHaveCount(2);
+    await expect(view.getByTestId('goal-phase')).toHaveAttribute('data-phase', 'halted');
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'Task 01 rolled back by user' })).toHaveCount(1);
   });
 });

@@ -28,7 +28,8 @@ export function SessionGoal({ session, hidden }: { session: Session; hidden: boo
   const progress = useGoal((s) => s.progress[session.id] ?? noProgress);
   const setAside = useGoal((s) => s.dialogSetAside[session.id] ?? false);
   const mainView = useView((s) => s.view);
-  const open = useGoal((s) => s.panelOpen[session.id] ?? false);
+  const openChoice = useGoal((s) => s.panelOpen[session.id]);
+  const open = openChoice ?? false;
   const focusRequested = useGoal((s) => s.focusRequest === session.id);
   const summary = useRef<HTMLElement>(null);
   const closed = session.status === 'closed';
@@ -38,6 +39,12 @@ export function SessionGoal({ session, hidden }: { session: Session; hidden: boo
   const problem = stateRead?.problem ?? null;
   const first = checkpoints[0];
   const showDialog = !!first && !setAside && !hidden && mainView === 'session';
+
+  // A session with a goal under way shows it unfolded, until the user folds it themselves.
+  const goalUnderWay = !!state?.plan || view?.phase === 'running' || view?.phase === 'waiting_checkpoint';
+  useEffect(() => {
+    if (openChoice === undefined && goalUnderWay) useGoal.getState().setPanelOpen(session.id, true);
+  }, [openChoice, goalUnderWay, session.id]);
 
   useEffect(() => {
     if (!focusRequested || hidden || mainView !== 'session') return;
