@@ -113,7 +113,7 @@ test.describe('Claude Code sessions', () => {
     await saveScreenshot(page, 'harness-claude-code-running');
 
     // Restart the host: the CLI ends with it; the stored session waits to be resumed.
-    await stopPrivateKeyringHost(host);
+    if (host) await stopPrivateKeyringHost(host);
     host = await startHarnessHost(port, home, userHome, mock.origin, env);
     await page.goto(host.url);
     await expectConnected(page);
