@@ -143,6 +143,16 @@ if (needsPrivateKeyring) {
       assert.equal(after.status, 'stopped');
       await waitFor(() => !isAlive(pid) && processesWithEnv(c.homeVar, harnessHome).length === 0, 'no process of the CLI after stop', 10_000);
       assert.deepEqual(new Set(mock.turns().map((request) => request.apiKey)), new Set([realKey]));
+
+      // Closing the workspace session takes its running CLI along, and the grant the launch made ends.
+      const again = await host.client.call('harness.resume', { id: stopped.id });
+      const againPid = again.terminal!.pid;
+      assert.equal((await host.client.call('consent.grants', { sessionId: session.id })).length, 1);
+      await host.client.call('session.close', { id: session.id });
+      await waitFor(() => !isAlive(againPid) && processesWithEnv(c.homeVar, harnessHome).length === 0, 'no process of the CLI after the session closed', 10_000);
+      const [closed] = await host.client.call('harness.list', { sessionId: session.id });
+      assert.equal(closed.status, 'stopped');
+      assert.deepEqual(await host.client.call('consent.grants', { sessionId: session.id }), []);
     });
   }
 }
