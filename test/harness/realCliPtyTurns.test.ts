@@ -21,7 +21,8 @@ async function typedTurn(spec: ProcessInvocationSpec, home: string, ready: RegEx
     let before = '';
     for (const pattern of ready) before = await screen.waitFor(pattern);
     const mark = await screen.submit('hello pelican');
-    const after = await screen.waitFor(/mock reply to: hello pelican/, mark);
+    await screen.waitForText('mock reply to: hello pelican', mark);
+    const after = screen.text();
     // Codex also asks the model for a task title (a request of its own quoting the prompt): look for the turn itself.
     assert.ok(mock.turns().some((turn) => lastUserText(turn) === 'hello pelican'), 'the typed message reached the model as the user turn');
     assert.ok(processesWithEnv(homeVar, spec.env[homeVar]).length > 0, 'the leftover check below sees the running CLI');

@@ -121,12 +121,28 @@ export class PtyScreen {
     return plain(this.output);
   }
 
-  /** Waits until the plain text after `from` (an offset into text()) matches; the error quotes the screen's tail. */
+  /** A point in the output (a raw offset, stable as output grows): pass it as `from` to look only at what follows. */
+  mark(): number {
+    return this.output.length;
+  }
+
+  /** Waits until the plain text shown after `from` (a mark()) matches; the error quotes the screen's tail. */
   async waitFor(pattern: RegExp, from = 0, timeoutMs = 60_000): Promise<string> {
-    await waitFor(() => pattern.test(this.text().slice(from)), `${pattern} on the screen`, timeoutMs).catch((error: Error) => {
+    await waitFor(() => pattern.test(plain(this.output.slice(from))), `${pattern} on the screen`, timeoutMs).catch((error: Error) => {
       throw new Error(`${error.message}; the screen said: ${this.text().slice(-1500)}`);
     });
     return this.text();
+  }
+
+  /**
+   * Waits until `text` is shown after `from`, comparing without whitespace: a TUI that draws a line in several
+   * frames (streamed answer, echo of keystrokes) moves the cursor between pieces, which plain() turns into spaces.
+   */
+  async waitForText(text: string, from = 0, timeoutMs = 60_000): Promise<void> {
+    const wanted = text.replace(/\s+/g, '');
+    await waitFor(() => plain(this.output.slice(from)).replace(/\s+/g, '').includes(wanted), `"${text}" on the screen`, timeoutMs).catch((error: Error) => {
+      throw new Error(`${error.message}; the screen said: ${this.text().slice(-1500)}`);
+    });
   }
 
   write(data: string): void {
@@ -134,15 +150,15 @@ export class PtyScreen {
   }
 
   /**
-   * Types `message` into the TUI's prompt and submits it; returns the text offset from which its answer will show.
+   * Types `message` into the TUI's prompt and submits it; returns the mark() from which its answer will show.
    * Text and Enter go apart: a TUI takes one burst ending in "\r" as a paste (a newline, not a submit).
    */
   async submit(message: string): Promise<number> {
-    const mark = this.text().length;
+    const from = this.mark();
     this.write(message);
-    await this.waitFor(new RegExp(escapeRegExp(message)), mark);
+    await this.waitForText(message, from);
     this.write('\r');
-    return mark;
+    return from;
   }
 
   async close(): Promise<void> {
