@@ -280,10 +280,17 @@ function installGoalAgents(home: string): void {
  */
 async function allowNativeLaunches(page: Page): Promise<string[]> {
   const allowed: string[] = [];
-  await page.addLocatorHandler(visibleSessionView(page).getByTestId('consent-card').first(), async (card) => {
-    allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
-    await card.getByTestId('consent-allow-once').click();
-  });
+  await page.addLocatorHandler(
+    visibleSessionView(page).getByTestId('consent-card').first(),
+    async (card) => {
+      const promptId = await card.getAttribute('data-prompt-id');
+      allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
+      await card.getByTestId('consent-allow-once').click();
+      // This card goes; another may follow at once, and the handler runs again for it (noWaitAfter).
+      await expect(page.locator(`[data-testid="consent-card"][data-prompt-id="${promptId}"]`)).toHaveCount(0);
+    },
+    { noWaitAfter: true },
+  );
   return allowed;
 }
 

@@ -120,10 +120,17 @@ test.describe('goal run with model-backed agents', () => {
     // Each agent asks for the connection on a consent card; the user allows it for the offered time, whenever one
     // shows (Allow once would cover only the handle's issue, not the model calls made with it).
     const allowed: string[] = [];
-    await page.addLocatorHandler(view.getByTestId('consent-card').first(), async (card) => {
-      allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
-      await card.getByTestId('consent-allow-for').click();
-    });
+    await page.addLocatorHandler(
+      view.getByTestId('consent-card').first(),
+      async (card) => {
+        const promptId = await card.getAttribute('data-prompt-id');
+        allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
+        await card.getByTestId('consent-allow-for').click();
+        // This card goes; another may follow at once, and the handler runs again for it (noWaitAfter).
+        await expect(page.locator(`[data-testid="consent-card"][data-prompt-id="${promptId}"]`)).toHaveCount(0);
+      },
+      { noWaitAfter: true },
+    );
 
     await view.getByTestId('goal-summary').click();
     await view.getByTestId('goal-context-text').fill('# Project: SuperTasker CLI\n\n## Vision\n\nA task CLI with sign-in.\n');
