@@ -16,8 +16,8 @@ function contentBlocks(reply: MockReply, nextId: (prefix: string) => string): Js
   return blocks;
 }
 
-function streamMessage(res: ServerResponse, message: Json, blocks: Json[], outputTokens: number): void {
-  const sse = new SseWriter(res);
+function streamMessage(res: ServerResponse, message: Json, blocks: Json[], outputTokens: number, delayMs = 0): Promise<void> {
+  const sse = new SseWriter(res, delayMs);
   sse.event('message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...(message.usage as Json), output_tokens: 1 } } });
   sse.event('ping', { type: 'ping' });
   blocks.forEach((block, index) => {
@@ -37,7 +37,7 @@ function streamMessage(res: ServerResponse, message: Json, blocks: Json[], outpu
   });
   sse.event('message_delta', { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
   sse.event('message_stop', { type: 'message_stop' });
-  sse.end();
+  return sse.end();
 }
 
 function sendError(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
@@ -90,7 +90,7 @@ export async function routeAnthropic(request: RecordedRequest, res: ServerRespon
     stop_sequence: null,
     usage: { input_tokens: usage.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: usage.outputTokens },
   };
-  if (body.stream === true) streamMessage(res, message, blocks, usage.outputTokens);
+  if (body.stream === true) await streamMessage(res, message, blocks, usage.outputTokens, reply.eventDelayMs);
   else sendJson(res, 200, message);
   return true;
 }

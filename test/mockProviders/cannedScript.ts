@@ -31,6 +31,7 @@ export function parseCannedReplies(value: unknown, source = 'the script'): Canne
       const u = reply.usage as Record<string, unknown> | null;
       if (typeof u?.inputTokens !== 'number' || typeof u.outputTokens !== 'number') throw new TypeError(`${at}.usage must be {inputTokens: number, outputTokens: number}`);
     }
+    if (reply.eventDelayMs !== undefined && (typeof reply.eventDelayMs !== 'number' || reply.eventDelayMs < 0)) throw new TypeError(`${at}.eventDelayMs must be a number ≥ 0`);
     if (reply.error !== undefined) {
       const e = reply.error as Record<string, unknown> | null;
       if (typeof e?.status !== 'number' || typeof e.message !== 'string' || (e.retry !== undefined && typeof e.retry !== 'boolean')) {

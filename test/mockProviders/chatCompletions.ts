@@ -38,7 +38,7 @@ export async function routeChat(request: RecordedRequest, res: ServerResponse, s
     sendJson(res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason, logprobs: null }], usage: usageJson });
     return true;
   }
-  const sse = new SseWriter(res);
+  const sse = new SseWriter(res, reply.eventDelayMs);
   const chunk = (delta: Json, finish: string | null) => sse.data({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
   chunk({ role: 'assistant', content: '' }, null);
   if (text) {
@@ -53,7 +53,7 @@ export async function routeChat(request: RecordedRequest, res: ServerResponse, s
   const options = body.stream_options as Json | undefined;
   if (options?.include_usage === true) sse.data({ ...base, object: 'chat.completion.chunk', choices: [], usage: usageJson });
   sse.data('[DONE]');
-  sse.end();
+  await sse.end();
   return true;
 }
 

@@ -46,6 +46,9 @@ export async function startMockProvider(api: MockApi, options: { script?: MockSc
     void (async () => {
       if (req.url?.startsWith(CONTROL_PREFIX)) return handleControl(req, res, recorder, (next) => (script = next));
       const request = await recorder.record(api, req);
+      res.once('close', () => {
+        if (!res.writableFinished) request.clientClosedEarly = true;
+      });
       try {
         const handled =
           api === 'anthropic'

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
-import { tempDir } from '../helpers';
+import { tempDir, waitFor } from '../helpers';
 import { cannedScript, conversationOf, lastUserText, parseCannedReplies, startMockProvider } from '.';
 
 type Json = Record<string, unknown>;
@@ -150,6 +150,22 @@ test('Chat Completions mock streams data chunks, tool call deltas, a usage chunk
   // Without include_usage no chunk carries usage.
   const noUsage = await readSse(await post(`${mock.baseUrl}/chat/completions`, { model: 'local', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
   assert.ok(noUsage.slice(0, -1).every((e) => (e.data as Json).usage === undefined));
+});
+
+test('eventDelayMs trickles a stream so a client can abort mid-answer, and the mock records that the client went away', async (t) => {
+  const mock = await startMockProvider('openai', { script: () => ({ text: 'a long answer', eventDelayMs: 200 }) });
+  t.after(() => mock.close());
+  const response = await post(`${mock.baseUrl}/responses`, { model: 'm', stream: true, input: 'go' });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  assert.match(first, /^event: response\.created\n/, 'the stream opens at once');
+  assert.doesNotMatch(first, /response\.completed/, 'and the rest is still to come');
+  await reader.cancel(); // the client gives up mid-answer
+  await waitFor(() => mock.requests[0].clientClosedEarly, 'the mock to notice the client left');
+  // A whole delayed stream still arrives complete.
+  const whole = await readSse(await post(`${mock.baseUrl}/responses`, { model: 'm', stream: true, input: 'go' }));
+  assert.equal(whole.at(-1)?.event, 'response.completed');
+  assert.equal(mock.requests[1].clientClosedEarly, undefined);
 });
 
 test('canned replies: first matching substring wins, others echo; a malformed script is refused naming the entry', () => {

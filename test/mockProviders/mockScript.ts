@@ -21,6 +21,8 @@ export interface MockReply {
   toolCalls?: MockToolCall[];
   /** Default: input ≈ request body bytes / 4, output = words + 2 per tool call (deterministic). */
   usage?: MockUsage;
+  /** Streams only: pause this long between events after the first, so a test can act mid-stream (abort, say). */
+  eventDelayMs?: number;
   /**
    * Answer with this HTTP error (in the API's error JSON shape) instead of a reply. Clients retry 429 and 5xx for a
    * long time (Claude Code 2.1.330 up to 10 times with backoff, Codex 0.169.0 about 25 s), so the mock sends

@@ -41,8 +41,8 @@ function outputItems(reply: MockReply, nextId: (prefix: string) => string): Json
   return items;
 }
 
-function streamResponse(res: ServerResponse, response: Json, items: Json[]): void {
-  const sse = new SseWriter(res);
+function streamResponse(res: ServerResponse, response: Json, items: Json[], delayMs = 0): Promise<void> {
+  const sse = new SseWriter(res, delayMs);
   let sequence = 0;
   const send = (type: string, data: Json) => sse.event(type, { type, sequence_number: sequence++, ...data });
   const pending = { ...response, status: 'in_progress', output: [], usage: null };
@@ -68,7 +68,7 @@ function streamResponse(res: ServerResponse, response: Json, items: Json[]): voi
     send('response.output_item.done', { output_index, item });
   });
   send('response.completed', { response });
-  sse.end();
+  return sse.end();
 }
 
 function sendError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error', code: string | null = null, param: string | null = null, headers: Record<string, string> = {}): void {
@@ -126,7 +126,7 @@ export async function routeResponses(request: RecordedRequest, res: ServerRespon
   };
   const input = typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: body.input }] }] : (body.input as unknown[]);
   store.save(response, [...request.priorItems, ...input, ...items]);
-  if (body.stream === true) streamResponse(res, response, items);
+  if (body.stream === true) await streamResponse(res, response, items, reply.eventDelayMs);
   else sendJson(res, 200, response);
   return true;
 }

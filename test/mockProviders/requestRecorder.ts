@@ -26,6 +26,8 @@ export interface RecordedRequest {
   priorItems: unknown[];
   /** False when no route matched (answered 404): the way to discover what a CLI calls that the mock lacks. */
   handled: boolean;
+  /** Set (true) when the client went away before the answer was complete (an aborted stream). */
+  clientClosedEarly?: boolean;
 }
 
 export class RequestRecorder {
