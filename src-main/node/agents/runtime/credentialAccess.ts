@@ -76,6 +76,12 @@ export async function proxyAccessFor(request: ProxyAccessRequest): Promise<Proxy
       access.notes.push(`${capability} not granted (${outcome.reason}): runs without it`);
       continue;
     }
+    // Every request through the proxy is checked against the grant: an "Allow once" would be used up by the first
+    // check and the next request refused as revoked. Said plainly instead of failing later with a misleading error.
+    if (outcome.grant?.once) {
+      access.notes.push(`${capability} was allowed once, which a connection cannot use (each request is checked): allow it for a while instead; runs without it`);
+      continue;
+    }
     try {
       const { handle, record } = request.credentials.connections.handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
       const env = await request.credentials.proxyEnvFor(handle);
