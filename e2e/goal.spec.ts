@@ -328,6 +328,7 @@ test.describe('goal: a run end to end', () => {
     await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'asks: Which auth provider?' })).toHaveCount(1);
     await dialog.getByRole('button', { name: 'Supabase' }).click();
     await expect(dialog).toBeHidden();
+    await expect(view.getByTestId('goal-progress-line').filter({ hasText: 'You answered "step_2_auth_decision": Supabase' })).toHaveCount(1);
 
     // Resumed with resume_data: the agent uses the answer; the task is committed and complete.
     await expect(tasks.nth(0)).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });

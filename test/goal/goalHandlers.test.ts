@@ -106,7 +106,9 @@ test('checkpoints: raised one streams and is listed; a decision takes only its o
   // The stream is open once a call made after it is answered (frames are handled in order).
   await client.call('goal.checkpoints', { sessionId: session.id });
 
-  const { checkpoints } = host.server.services;
+  const { checkpoints, progress } = host.server.services;
+  const logged: string[] = [];
+  progress.onDidLog((entry) => logged.push(`${entry.sessionId === session.id ? 'this' : 'other'}: ${entry.message}`));
   checkpoints.raise(other.id, { type: 'checkpoint', reason: 'human_action', message: 'Elsewhere', options: [], resume_id: 'other_1' }, 'worker');
   checkpoints.raise(session.id, { type: 'checkpoint', reason: 'decision_required', message: 'Which auth provider?', options: ['Auth0', 'Supabase'], resume_id: 'step_2_auth_decision' }, 'executor');
   await waitFor(() => events.length === 1, 'the raised checkpoint on the stream');
@@ -120,6 +122,7 @@ test('checkpoints: raised one streams and is listed; a decision takes only its o
   assert.deepEqual([answered.accepted, answered.checkpoint.status, answered.checkpoint.answer], [true, 'answered', 'Auth0']);
   const late = await client.call('goal.answer', { sessionId: session.id, resumeId: 'step_2_auth_decision', answer: 'Supabase' });
   assert.deepEqual([late.accepted, late.checkpoint.answer], [false, 'Auth0']);
+  assert.deepEqual(logged, ['this: You answered "step_2_auth_decision": Auth0'], 'the accepted answer only, in the progress log');
   await waitFor(() => events.length === 2, 'the answer on the stream');
   assert.equal(events[1].kind, 'answered');
   assert.deepEqual(await client.call('goal.checkpoints', { sessionId: session.id }), []);

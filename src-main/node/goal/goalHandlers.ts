@@ -21,6 +21,12 @@ export interface GoalHandlerServices {
   goalRuns: GoalRunService | undefined;
 }
 
+/** An answer as one progress line: text as typed (shortened), anything else as JSON. */
+function answerExcerpt(answer: unknown): string {
+  const text = typeof answer === 'string' ? answer : JSON.stringify(answer);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
 /** Progress lines replayed to a new subscriber when it does not say how many. */
 const DEFAULT_PROGRESS_REPLAY = 200;
 
@@ -94,6 +100,9 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
       goalCall(() => {
         sessions.get(sessionId);
         const { record, accepted } = checkpoints.answer({ sessionId, resumeId }, answer, actor);
+        // The progress log tells the story of the run: the question is in it (the orchestrator logs it), so the
+        // answer is too, as stored (scrubbed), before the agent continues with it.
+        if (accepted) progress.log(sessionId, `${actor === 'user' ? 'You' : actor} answered "${resumeId}": ${answerExcerpt(record.answer)}`);
         return { accepted, checkpoint: checkpointView(record) };
       }),
 
