@@ -1,10 +1,12 @@
 // How the host reads a conversation id the CLIs report: headless JSON events (Claude Code's session_id, Codex's
-// thread.started) and the interactive Codex TUI's rollout file. Only a UUID counts; a rollout file counts only when
-// the id in its name is the id it records, it records our cwd, it is new since the launch and no other session owns it.
+// thread.started), the interactive Codex TUI's rollout file and the interactive Claude Code TUI's transcript. Only a
+// UUID counts; a file counts only when the id in its name is the id it records, it records our cwd, it is new since
+// the launch and no other session owns it.
 import assert from 'node:assert/strict';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { findClaudeSession } from '../../src-main/node/harnessSessions/claudeSessionWatch';
 import { findNewThread } from '../../src-main/node/harnessSessions/codexThreadWatch';
 import { parseHarnessLine } from '../../src-main/node/harnessSessions/harnessEventParsing';
 import { tempDir } from '../helpers';
@@ -52,4 +54,29 @@ test("a Codex rollout file gives the thread id only when its name and its record
   const old = new Date(since - 60_000);
   utimesSync(join(day, `rollout-2026-11-23T16-00-00-${A}.jsonl`), old, old);
   assert.equal(findNewThread(join(home.path, 'sessions'), '/work', since, none), undefined);
+});
+
+test('a Claude Code transcript confirms the id the TUI was started with, or names the conversation it went on in instead', (t) => {
+  const config = tempDir('claude-config');
+  t.after(config.cleanup);
+  const project = join(config.path, 'projects', '-work');
+  mkdirSync(project, { recursive: true });
+  const transcript = (name: string, recorded: string, cwd: string) =>
+    writeFileSync(
+      join(project, `${name}.jsonl`),
+      [{ type: 'queue-operation', sessionId: recorded }, { type: 'user', sessionId: recorded, cwd, message: { role: 'user', content: 'hi' } }].map((r) => JSON.stringify(r)).join('\n'),
+    );
+  const since = Date.now();
+  const none = () => false;
+
+  assert.equal(findClaudeSession(config.path, '/work', A, since, none), undefined, 'nothing written yet');
+  transcript(B, A, '/work'); // a file whose name and record disagree counts for nothing
+  assert.equal(findClaudeSession(config.path, '/work', A, since, none), undefined);
+  transcript(B, B, '/elsewhere');
+  assert.equal(findClaudeSession(config.path, '/work', A, since, none), undefined);
+  transcript(B, B, '/work');
+  assert.deepEqual(findClaudeSession(config.path, '/work', A, since, none), { kind: 'other', key: B });
+  assert.equal(findClaudeSession(config.path, '/work', A, since, (key) => key === B), undefined, 'owned by another stored session');
+  transcript(A, A, '/work');
+  assert.deepEqual(findClaudeSession(config.path, '/work', A, since, none), { kind: 'confirmed' });
 });

@@ -8,6 +8,7 @@ import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
 import type { TerminalService } from '../terminals/terminalService';
 import type { CredentialServices } from '../vault/credentialServices';
+import { watchClaudeSession } from './claudeSessionWatch';
 import { watchCodexThread } from './codexThreadWatch';
 import { harnessAgentId, harnessCredential } from './harnessCredentials';
 import { resolveHarnessExecutable, type HarnessExecutables } from './harnessExecutables';
@@ -204,6 +205,9 @@ export class HarnessSessionService implements Disposable {
         );
         if (frontend === 'codex-cli' && key === undefined && spec.env.CODEX_HOME) {
           owner.add(watchCodexThread(spec.env.CODEX_HOME, spec.cwd, launchedAt, (k) => this.store.ownsKey(k), (k) => this.observed(row.id, k, 'its session file')));
+        }
+        if (frontend === 'claude-code' && key !== undefined && spec.env.CLAUDE_CONFIG_DIR) {
+          owner.add(watchClaudeSession(spec.env.CLAUDE_CONFIG_DIR, spec.cwd, key, launchedAt, (k) => this.store.ownsKey(k), (k) => this.observed(row.id, k, 'its transcript')));
         }
       } else {
         const run = new HeadlessHarnessRun(frontend, { ...spec, env: { ...spec.env, [RUN_MARKER]: row.id } });
