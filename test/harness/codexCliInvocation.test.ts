@@ -55,13 +55,14 @@ for (const io of ioModes) {
   });
 }
 
-test('codex-cli: CODEX_HOME/config.toml trusts the workspace, turns off update checks and the daemon, keeps other keys', (t) => {
+test('codex-cli: CODEX_HOME/config.toml trusts the workspace, turns off update checks, the daemon, analytics and the plugin sync, keeps other keys', (t) => {
   const dirs = harnessDirs(t);
   buildProcessInvocationSpec(request('codex-cli', dirs));
   const file = join(dirs.aspHome, 'codex-cli', 'home', 'config.toml');
   const config = parse(readFileSync(file, 'utf8')) as Record<string, Record<string, unknown>>;
   assert.equal(config.check_for_update_on_startup, false);
-  assert.deepEqual(config.features, { daemon_auto_start: false });
+  assert.deepEqual(config.features, { daemon_auto_start: false, plugins: false });
+  assert.deepEqual(config.analytics, { enabled: false });
   assert.deepEqual(config.projects, { [dirs.workspace]: { trust_level: 'trusted' } });
   writeFileSync(file, 'model_provider = "mock"\n' + readFileSync(file, 'utf8') + '\n[model_providers.mock]\nbase_url = "http://127.0.0.1:1/v1"\n');
   buildProcessInvocationSpec(request('codex-cli', dirs));

@@ -21,6 +21,9 @@ function table(value: unknown): Table {
  * - `check_for_update_on_startup = false`: no update prompt in the TUI (the host pins the version);
  * - `features.daemon_auto_start = false`: the TUI does not leave the shared background app-server running after
  *   it exits (the argv also says `--no-daemon` / `--disable daemon_auto_start`, for runs on the user's config);
+ * - `analytics.enabled = false` and `features.plugins = false`: the model endpoint is the only peer. Without them
+ *   0.169.0 looks up ab.chatgpt.com (its OTLP metrics endpoint) and runs `git ls-remote
+ *   https://github.com/openai/plugins.git` on every start (seen with strace against a local mock);
  * - with an endpoint: `model_provider = "omni"` and `[model_providers.omni]` (base_url, env_key, wire_api =
  *   "responses"), which is also what keeps the TUI off its sign-in screen (checked in a PTY with 0.169.0).
  */
@@ -40,7 +43,8 @@ export function materializeCodexHome(codexHome: string, cwd: string, endpoint?: 
   const next: Table = {
     ...config,
     check_for_update_on_startup: false,
-    features: { ...table(config.features), daemon_auto_start: false },
+    features: { ...table(config.features), daemon_auto_start: false, plugins: false },
+    analytics: { ...table(config.analytics), enabled: false },
     projects: { ...projects, [cwd]: { ...table(projects[cwd]), trust_level: 'trusted' } },
   };
   if (endpoint) {
