@@ -2,10 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-// The layer rule's **/server/** is about src-main/server; these are the MCP SDK's own server modules.
-// eslint-disable-next-line no-restricted-imports
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-// eslint-disable-next-line no-restricted-imports
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import type { ConsentEngine } from '../../consent/consentEngine';
