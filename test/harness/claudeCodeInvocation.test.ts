@@ -6,6 +6,8 @@ import { buildProcessInvocationSpec, harnessStdio, isUuid, type IoMode } from '.
 import { CLAUDE_KEY, harnessDirs, request, writeClaudeTranscript } from './harnessFixtures';
 
 const ioModes: IoMode[] = ['pty', 'pipes', 'inherit'];
+/** What every Claude Code run gets so the model endpoint is its only peer. */
+const QUIET = { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1' };
 
 for (const io of ioModes) {
   test(`claude-code interactive over ${io}: TUI argv with a fresh --session-id, the harness home as CLAUDE_CONFIG_DIR`, (t) => {
@@ -16,7 +18,7 @@ for (const io of ioModes) {
     assert.deepEqual(spec.argv, ['claude', '--session-id', key, '--permission-mode', 'manual']);
     assert.equal(spec.cwd, dirs.workspace);
     const configDir = join(dirs.aspHome, 'claude-code', 'config');
-    assert.deepEqual(spec.env, { CLAUDE_CONFIG_DIR: configDir, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+    assert.deepEqual(spec.env, { CLAUDE_CONFIG_DIR: configDir, ...QUIET });
     assert.equal(spec.interactionMode, 'interactive');
     assert.equal(spec.ioMode, io);
     assert.deepEqual(harnessStdio(spec).kind, io === 'pty' ? 'pty' : 'spawn');
@@ -105,7 +107,7 @@ test("claude-code with useUserConfig: no CLAUDE_CONFIG_DIR, nothing written in t
   const dirs = harnessDirs(t);
   const userHome = join(dirs.root, 'user');
   const { spec, warnings } = buildProcessInvocationSpec(request('claude-code', dirs), { useUserConfig: true, userHome, uid: 1000 });
-  assert.deepEqual(spec.env, { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+  assert.deepEqual(spec.env, QUIET);
   assert.equal(existsSync(join(userHome, '.claude')), false);
   assert.equal(existsSync(join(dirs.aspHome, 'claude-code')), false);
   assert.match(warnings!.join('\n'), /user's own Claude Code config/);

@@ -24,7 +24,7 @@ test('env is a delta: terminal-host variables are dropped with a warning, bad en
   const dirs = harnessDirs(t);
   const env = { TMUX: '/tmp/tmux-0/default,1,0', TMUX_PANE: '%1', STY: '1.pts', ZELLIJ_SESSION_NAME: 'z', WEZTERM_PANE: '3', TERM_PROGRAM: 'tmux', ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000' };
   const { spec, warnings } = buildProcessInvocationSpec(request('claude-code', dirs, { env }), { uid: 1000 });
-  assert.deepEqual(Object.keys(spec.env).sort(), ['ANTHROPIC_BASE_URL', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'CLAUDE_CONFIG_DIR', 'DISABLE_AUTOUPDATER']);
+  assert.deepEqual(Object.keys(spec.env).sort(), ['ANTHROPIC_BASE_URL', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL', 'CLAUDE_CONFIG_DIR', 'DISABLE_AUTOUPDATER']);
   assert.equal(warnings!.filter((w) => /terminal-host variables/.test(w)).length, 6);
   // Not the host's own environment either: only what the harness needs.
   assert.equal(spec.env.PATH, undefined);

@@ -47,10 +47,16 @@ export function buildClaudeCodeInvocation(input: CliInvocationInput): CliInvocat
 
   if (options.prompt !== undefined) argv.push('--', options.prompt);
 
-  // No self-update under the host, and no nonessential traffic (telemetry, error reports, side requests such as
-  // titles: with it, 2.1.330's TUI sent a second model request per message): the model endpoint is the only peer,
-  // as for the agent-sdk frontend.
-  const env: Record<string, string> = { ...input.env, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+  // The model endpoint is the only peer, as for the agent-sdk frontend: no self-update under the host, no
+  // nonessential traffic (telemetry, error reports, side requests such as titles: without it 2.1.330's TUI sent a
+  // second model request per message), and no install of the official plugin marketplace from GitHub (the TUI looks
+  // up github.com at start without it; seen with strace).
+  const env: Record<string, string> = {
+    ...input.env,
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+  };
   if (!options.useUserConfig) {
     warnings.push(...materializeClaudeCodeHome(configDir, cwd, input.env.ANTHROPIC_API_KEY));
     env.CLAUDE_CONFIG_DIR = configDir;
