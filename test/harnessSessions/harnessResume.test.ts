@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { RpcError, type HarnessOutput, type HarnessSession } from '../../src-preload/contract';
+import { RpcError, type HarnessLaunch, type HarnessOutput, type HarnessSession } from '../../src-preload/contract';
 import { conversationOf, startMockProvider, type MockProvider } from '../mockProviders';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { tempDir } from '../helpers';
@@ -93,7 +93,12 @@ if (needsPrivateKeyring) {
 
     // Resume: the CLI sends the earlier turns, so the mock sees PLUM / FIG again in the new request.
     const turnsBefore = anthropic.turns().length;
-    const resumed = await host.client.call('harness.resume', { id: claude.session.id, interactionMode: 'headless', prompt: 'which word?' });
+    // Two resumes at once (two windows, a double click): one runs, the other is refused.
+    const both = await Promise.allSettled([0, 1].map(() => host.client.call('harness.resume', { id: claude.session.id, interactionMode: 'headless', prompt: 'which word?' })));
+    const refused = both.filter((result) => result.status === 'rejected');
+    assert.equal(refused.length, 1, JSON.stringify(both));
+    assert.match(String((refused[0] as PromiseRejectedResult).reason), /is running; stop it before resuming it \[HARNESS_ALREADY_RUNNING\]/);
+    const resumed = both.find((result): result is PromiseFulfilledResult<HarnessLaunch> => result.status === 'fulfilled')!.value;
     assert.equal(resumed.session.continuation.key, claudeKey);
     const again = await outputOf(host.client, claude.session.id);
     assert.deepEqual(texts(again), ['mock reply to: which word?']);

@@ -65,6 +65,7 @@ const RESTART_REASON = 'the host stopped, and the CLI with it; Resume continues 
 export class HarnessSessionService implements Disposable {
   private readonly store: HarnessSessionStore;
   private readonly live = new Map<string, LiveLaunch>();
+  private readonly launching = new Set<string>();
   /** Each session's latest headless run, whose output a card can still read after it ended. */
   private readonly lastRuns = new Map<string, HeadlessHarnessRun>();
   private readonly changed = new Emitter<HarnessSession>();
@@ -131,7 +132,8 @@ export class HarnessSessionService implements Disposable {
   async resume(id: string, request: LaunchRequest, actor: string): Promise<HarnessLaunch> {
     const row = this.get(id);
     this.o.sessions.getOpen(row.sessionId);
-    if (this.live.has(id)) throw new HarnessSessionError('HARNESS_ALREADY_RUNNING', `this ${row.frontend} session is running; stop it before resuming it`);
+    // Launching counts as running: two resumes at once (two windows, a double click) would run one conversation twice.
+    if (this.live.has(id) || this.launching.has(id)) throw new HarnessSessionError('HARNESS_ALREADY_RUNNING', `this ${row.frontend} session is running; stop it before resuming it`);
     const frontend = request.frontend ?? row.frontend;
     assertContinuationProvider(frontend, row.continuation);
     if (row.continuation.key === undefined) {
@@ -140,7 +142,12 @@ export class HarnessSessionService implements Disposable {
         `the ${row.frontend} session never reported its conversation id (it ended before its first answer), so there is nothing to resume; start a new session`,
       );
     }
-    return this.launch(row, { ...request, frontend }, row.continuation, actor);
+    this.launching.add(id);
+    try {
+      return await this.launch(row, { ...request, frontend }, row.continuation, actor);
+    } finally {
+      this.launching.delete(id);
+    }
   }
 
   private async launch(row: HarnessSession, request: LaunchRequest, continuation: HarnessContinuationRef | undefined, actor: string): Promise<HarnessLaunch> {
