@@ -21,12 +21,17 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
   const running = session.status === 'running' || session.status === 'starting';
   const headless = session.interactionMode === 'headless';
 
+  // One action at a time: a double click must not resume the conversation twice (the host would refuse the second).
+  const [busy, setBusy] = useState(false);
   async function act(work: () => Promise<void>): Promise<void> {
     setError(null);
+    setBusy(true);
     try {
       await work();
     } catch (e) {
       setError(errorMessage(e));
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -72,7 +77,7 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
       )}
       <div className="harness-actions">
         {running ? (
-          <button type="button" className="secondary" data-testid="harness-stop" disabled={!client} onClick={() => void stop()}>
+          <button type="button" className="secondary" data-testid="harness-stop" disabled={!client || busy} onClick={() => void stop()}>
             Stop
           </button>
         ) : (
@@ -95,7 +100,7 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
             <button
               type="button"
               data-testid="harness-resume"
-              disabled={!client || disabled || session.continuation.key === undefined || (headless && prompt.trim() === '')}
+              disabled={!client || busy || disabled || session.continuation.key === undefined || (headless && prompt.trim() === '')}
               title={session.continuation.key === undefined ? 'The CLI never reported its conversation id: nothing to resume' : `Relaunch in ${session.originCwd} with the stored key`}
               onClick={() => void resume()}
             >
