@@ -60,12 +60,16 @@ if (needsPrivateKeyring) {
     const session = await host.client.call('session.create', { workspace: workspace.path });
 
     // Claude Code: the key is the --session-id it was started with, and the one its init event reports.
+    let clock = performance.now();
     const claude = await host.client.call('harness.start', { sessionId: session.id, frontend: 'claude-code', interactionMode: 'headless', prompt: 'remember the word PLUM' });
     assert.equal(claude.terminal, null);
     const claudeKey = claude.session.continuation.key;
     assert.match(claudeKey ?? '', /^[0-9a-f-]{36}$/);
     assert.match(claude.session.displayCommand ?? '', /ANTHROPIC_API_KEY='?<redacted>/);
+    const launchMs = performance.now() - clock;
     const first = await outputOf(host.client, claude.session.id);
+    // Figures for the report (not bounds): how long a launch takes on the host, and a whole headless turn.
+    t.diagnostic(`claude-code headless: harness.start answered in ${launchMs.toFixed(0)} ms, the turn ended after ${(performance.now() - clock).toFixed(0)} ms`);
     assert.deepEqual(texts(first), ['mock reply to: remember the word PLUM'], JSON.stringify(first));
     assert.ok(first.some((item) => item.type === 'event' && item.kind === 'init' && item.summary.includes(claudeKey!)));
     // The mock got the real key, from the proxy; the CLI held only the proxy's stand-in.
@@ -94,6 +98,7 @@ if (needsPrivateKeyring) {
     // Resume: the CLI sends the earlier turns, so the mock sees PLUM / FIG again in the new request.
     const turnsBefore = anthropic.turns().length;
     // Two resumes at once (two windows, a double click): one runs, the other is refused.
+    clock = performance.now();
     const both = await Promise.allSettled([0, 1].map(() => host.client.call('harness.resume', { id: claude.session.id, interactionMode: 'headless', prompt: 'which word?' })));
     const refused = both.filter((result) => result.status === 'rejected');
     assert.equal(refused.length, 1, JSON.stringify(both));
@@ -101,6 +106,7 @@ if (needsPrivateKeyring) {
     const resumed = both.find((result): result is PromiseFulfilledResult<HarnessLaunch> => result.status === 'fulfilled')!.value;
     assert.equal(resumed.session.continuation.key, claudeKey);
     const again = await outputOf(host.client, claude.session.id);
+    t.diagnostic(`claude-code headless resume after a restart: the turn ended after ${(performance.now() - clock).toFixed(0)} ms`);
     assert.deepEqual(texts(again), ['mock reply to: which word?']);
     const resumedTurn = anthropic.turns().slice(turnsBefore).find((request) => JSON.stringify(conversationOf(request)).includes('which word?'))!;
     const said = JSON.stringify(conversationOf(resumedTurn));
