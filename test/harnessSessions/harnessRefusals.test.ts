@@ -40,7 +40,7 @@ test('a missing CLI is refused with how to install it or where to point the host
     return true;
   });
   await assert.rejects(client.call('harness.resume', { id: 'hrn_doesnotexist0' }), (error: unknown) => {
-    assert.ok(error instanceof RpcError && error.code === 'INVALID_STATE' && /no harness session hrn_doesnotexist0/.test(error.message), String(error));
+    assert.ok(error instanceof RpcError && error.code === 'NOT_FOUND' && /no harness session hrn_doesnotexist0/.test(error.message), String(error));
     return true;
   });
 });

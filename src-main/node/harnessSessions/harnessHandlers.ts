@@ -6,11 +6,11 @@ import { HarnessSessionError } from './harnessSessionError';
 import type { HarnessSessionService } from './harnessSessionService';
 
 const CODES: Record<string, ErrorCode> = {
+  HARNESS_NOT_FOUND: 'NOT_FOUND',
   HARNESS_CLI_MISSING: 'UNAVAILABLE',
   HARNESS_NO_CONNECTION: 'UNAVAILABLE',
   HARNESS_NOT_RESUMABLE: 'INVALID_STATE',
   HARNESS_ALREADY_RUNNING: 'INVALID_STATE',
-  HARNESS_LAUNCH_FAILED: 'UNAVAILABLE',
   HARNESS_CWD_MISSING: 'INVALID_STATE',
   HARNESS_RESUME_CWD_MISMATCH: 'INVALID_STATE',
 };
@@ -47,16 +47,12 @@ export function createHarnessHandlers(harness: () => HarnessSessionService, acto
     },
     'harness.output': ({ id }, sink) => {
       const service = harness();
-      mappedSync(() => service.get(id));
+      try {
+        service.get(id);
+      } catch (error) {
+        throw bridgeError(error);
+      }
       return service.attachOutput(id, sink);
     },
   };
-}
-
-function mappedSync<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    throw error instanceof HarnessSessionError ? new RpcError('NOT_FOUND', error.message) : error;
-  }
 }

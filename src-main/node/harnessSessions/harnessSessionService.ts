@@ -98,7 +98,7 @@ export class HarnessSessionService implements Disposable {
 
   get(id: string): HarnessSession {
     const found = this.store.get(id);
-    if (!found) throw new HarnessSessionError('HARNESS_NOT_RESUMABLE', `no harness session ${id}; it may belong to another app home`);
+    if (!found) throw new HarnessSessionError('HARNESS_NOT_FOUND', `no harness session ${id}; it may belong to another app home`);
     return found;
   }
 
@@ -120,7 +120,8 @@ export class HarnessSessionService implements Disposable {
     try {
       return await this.launch(row, request, undefined, actor);
     } catch (error) {
-      this.o.db.prepare('DELETE FROM harness_sessions WHERE id = ?').run(row.id);
+      // A launch that never started leaves nothing to resume.
+      this.store.remove(row.id);
       throw error;
     }
   }
@@ -329,6 +330,7 @@ export class HarnessSessionService implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    await this.swept;
     const all = [...this.live.entries()];
     await Promise.all(all.map(([, launch]) => launch.run?.kill()));
     for (const [id, launch] of all) this.ended(id, launch, 'stopped', null, RESTART_REASON);

@@ -101,6 +101,10 @@ export class HarnessSessionStore {
     return this.db.prepare<[string], Row>('SELECT * FROM harness_sessions WHERE session_id = ? ORDER BY created_at, id').all(sessionId).map(fromRow);
   }
 
+  remove(id: string): void {
+    this.db.prepare('DELETE FROM harness_sessions WHERE id = ?').run(id);
+  }
+
   /** Whether a stored session already owns this conversation id (so a watcher does not take another's thread). */
   ownsKey(key: string): boolean {
     return this.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM harness_sessions WHERE continuation_key = ?').get(key)!.n > 0;
