@@ -11,14 +11,14 @@ async function agentsListed(page: Page): Promise<void> {
 }
 
 test.describe('agents', () => {
-  test('the Agents view lists the three bundled agents with their manifests', async ({ omni }) => {
+  test('the Agents view lists the five bundled agents with their manifests', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
     await agentsListed(page);
 
     const view = page.getByTestId('agents-view');
     const cards = view.getByTestId('agent-manifest');
-    await expect(cards).toHaveCount(3);
+    await expect(cards).toHaveCount(5);
     const scaffolder = view.locator('[data-testid="agent-manifest"][data-agent="scaffolder"]');
     await expect(scaffolder).toContainText('0.1.0');
     await expect(scaffolder.getByTestId('agent-source')).toHaveText('bundled');

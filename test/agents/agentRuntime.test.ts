@@ -51,7 +51,7 @@ test('bundled agents: listed with their manifests; workspace-summary asks for fi
     workspace.cleanup();
   });
   const listed = await client.call('agent.list', {});
-  assert.deepEqual(listed.agents.map((a) => a.name).sort(), ['http-check', 'scaffolder', 'workspace-summary']);
+  assert.deepEqual(listed.agents.map((a) => a.name).sort(), ['executor', 'http-check', 'scaffolder', 'verifier', 'workspace-summary']);
   const summary = listed.agents.find((a) => a.name === 'workspace-summary')!;
   assert.deepEqual(summary.capabilities, ['files.read']);
   assert.equal(summary.sandbox, 'wasm');

@@ -8,10 +8,12 @@ import { filesCreate, filesList, filesRead, filesWrite } from './files';
 import * as host from './host';
 import { JsonKind, JsonValue, JsonWriter, parseJson, quote } from './json';
 import { kvGetRaw, kvSetRaw } from './memory';
+import { procExit } from './exit';
 import { netFetch } from './network';
 import { shellCall } from './shell';
 
 export { JsonValue, JsonWriter, parseJson, quote };
+export { afterKeyword, GoalTask, readGoalTask } from './goalTask';
 
 /** The host calls this to get memory for each response it writes into the module. */
 export function omni_alloc(len: i32): usize {
@@ -187,19 +189,53 @@ export function scratchSet(key: string, value: string): HostResult {
   return HostResult.from(host.scratchSet(new JsonWriter().str('key', key).str('value', value).toString()));
 }
 
-/** The input event the host passes to omni_invoke: `prompt` and `context_refs`. */
+/**
+ * The input event the host passes to omni_invoke: `prompt` and `context_refs`, and for a turn spawn_agent started
+ * (a goal run's planner, executor or verifier) its `spawn` field: the two prompts apart, and `resume_data` when the
+ * agent is resumed after the user answered its checkpoint.
+ */
 export class Input {
   prompt: string = '';
   contextRefs: string[] = [];
+  /** True when spawn_agent started this turn (the fields below are then filled). */
+  spawned: bool = false;
+  systemPrompt: string = '';
+  userMessage: string = '';
+  /** resume_data.checkpoint_id: the resume_id of the checkpoint the user answered ('' when not resumed). */
+  resumeId: string = '';
+  /** resume_data.user_input as text (an answer that is not a string is passed as its JSON). */
+  resumeAnswer: string = '';
 }
 
 export function readInput(ptr: usize, len: i32): Input {
-  const event = parseJson(String.UTF8.decodeUnsafe(ptr, len));
+  const text = String.UTF8.decodeUnsafe(ptr, len);
+  const event = parseJson(text);
   const input = new Input();
   input.prompt = event.get('prompt').asString();
   const refs = event.get('context_refs').items;
   for (let i = 0; i < refs.length; i++) input.contextRefs.push(refs[i].asString());
+  const spawn = event.get('spawn');
+  if (spawn.kind == JsonKind.Object) {
+    input.spawned = true;
+    input.systemPrompt = spawn.get('system_prompt').asString();
+    input.userMessage = spawn.get('user_message').asString();
+    const resume = spawn.get('resume_data');
+    if (resume.kind == JsonKind.Object) {
+      input.resumeId = resume.get('checkpoint_id').asString();
+      const answer = resume.get('user_input');
+      input.resumeAnswer = answer.kind == JsonKind.String ? answer.asString() : answer.kind == JsonKind.Number ? answer.numberValue.toString() : answer.kind == JsonKind.Bool ? (answer.asBool() ? 'true' : 'false') : '';
+    }
+  }
   return input;
+}
+
+/**
+ * Ends the turn as failed: `message` goes out as the run's last output (spawn_agent's caller reads it after "failed
+ * (crashed): the agent exited with code 1"), then the agent exits with code 1, so nothing it staged is written.
+ */
+export function exitWithError(message: string): void {
+  output('text/markdown', message, newChunkId());
+  procExit(1);
 }
 
 /** Called instead of the runtime's default abort: reports where the agent failed, then traps. */
