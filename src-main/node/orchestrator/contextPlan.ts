@@ -26,6 +26,10 @@ const EXAMPLE = '"- [02] Implement schema (after 01)"';
 /** Tasks with the context.md line each came from (for graph errors). */
 interface LocatedTask extends PlannedTask {
   line: number;
+  /** The indentation of the task's first detail line: later lines keep what they have beyond it (file contents). */
+  detailIndent?: number;
+  /** Inside a ``` fenced block of its instructions: blank lines are kept and "agent:" is just text. */
+  inFence?: boolean;
 }
 
 /** Whether context.md has a "## Plan" section (then the deterministic planner applies). */
@@ -43,18 +47,22 @@ export function parseContextPlan(context: string): PlannedTask[] {
     const raw = lines[i];
     const lineNo = i + 1;
     if (ANY_HEADING.test(raw.trim()) && !/^\s/.test(raw)) break;
-    if (raw.trim() === '') continue;
+    if (raw.trim() === '') {
+      const task = tasks.at(-1);
+      if (task?.inFence) task.instructions = `${task.instructions ?? ''}\n`;
+      continue;
+    }
     if (/^\s/.test(raw)) {
       const task = tasks.at(-1);
       if (!task) throw new PlanError(CONTEXT_SOURCE, `"${raw.trim()}" is indented but no task comes before it; start the plan with a task, e.g. ${EXAMPLE}`, lineNo);
-      addDetail(task, raw.trim(), lineNo);
+      addDetail(task, raw, lineNo);
       continue;
     }
     tasks.push(parseTaskLine(raw.trim(), lineNo));
   }
   if (tasks.length === 0) throw new PlanError(CONTEXT_SOURCE, `the "## Plan" section has no tasks; write one per line, e.g. ${EXAMPLE}`, start + 1);
   validateTaskGraph(tasks, CONTEXT_SOURCE, (i) => ({ line: tasks[i].line, where: `"${tasks[i].title}"` }));
-  return tasks.map(({ line: _line, ...task }) => task);
+  return tasks.map(({ line: _line, detailIndent: _indent, inFence: _fence, ...task }) => task);
 }
 
 function parseTaskLine(text: string, lineNo: number): LocatedTask {
@@ -91,10 +99,20 @@ function parseDependencies(list: string, id: string, lineNo: number): string[] {
   return [...new Set(ids)];
 }
 
-function addDetail(task: LocatedTask, text: string, lineNo: number): void {
-  const option = /^(agent|executor|verifier|verify)\s*:\s*(.*)$/i.exec(text);
+/**
+ * A detail line of a task. Instructions keep their indentation beyond the task's detail indentation, and a ``` fenced
+ * block keeps its blank lines, so an executor can be handed a file's contents as written (the bundled executor's
+ * "write <path>" takes the fenced block after it).
+ */
+function addDetail(task: LocatedTask, raw: string, lineNo: number): void {
+  const text = raw.trim();
+  const indent = raw.length - raw.trimStart().length;
+  task.detailIndent ??= indent;
+  const option = task.inFence ? null : /^(agent|executor|verifier|verify)\s*:\s*(.*)$/i.exec(text);
   if (!option) {
-    task.instructions = task.instructions ? `${task.instructions}\n${text}` : text;
+    const kept = raw.slice(Math.min(indent, task.detailIndent)).trimEnd();
+    if (text.startsWith('```')) task.inFence = !task.inFence;
+    task.instructions = task.instructions !== undefined ? `${task.instructions}\n${kept}` : kept;
     return;
   }
   const value = option[2].trim();

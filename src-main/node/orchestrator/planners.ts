@@ -1,6 +1,7 @@
+import { UnknownAgentError } from '../host/spawnAgentErrors';
 import type { AgentResponse, SpawnAgentOptions } from '../host/spawnAgentTypes';
 import type { AgentCallRequest } from './agentCall';
-import { hasContextPlan, parseContextPlan } from './contextPlan';
+import { CONTEXT_SOURCE, hasContextPlan, parseContextPlan } from './contextPlan';
 import { LLM_PLAN_SOURCE, parseLlmPlan } from './llmPlan';
 import { PlanError, type PlannedTask } from './plannedTask';
 import { PLANNER_SYSTEM_PROMPT } from './rolePrompts';
@@ -36,19 +37,35 @@ export class LlmPlanner implements Planner {
   constructor(private readonly agent: string) {}
 
   async plan(input: PlanInput): Promise<PlannedTask[]> {
-    const response = await input.call({
-      role: 'planner',
-      taskId: null,
-      agent: this.agent,
-      systemPrompt: PLANNER_SYSTEM_PROMPT,
-      userMessage: input.statePrompt,
-      options: { ...input.options, model_hint: 'smart' },
-    });
+    let response: AgentResponse;
+    try {
+      response = await input.call({
+        role: 'planner',
+        taskId: null,
+        agent: this.agent,
+        systemPrompt: PLANNER_SYSTEM_PROMPT,
+        userMessage: input.statePrompt,
+        options: { ...input.options, model_hint: 'smart' },
+      });
+    } catch (error) {
+      // No planner agent is installed (none is bundled: a model-backed one needs the user's connection). Say how to
+      // go on instead of passing on spawn_agent's lookup error alone.
+      if (error instanceof UnknownAgentError) {
+        throw new PlanError(CONTEXT_SOURCE, `${hasContextPlan(input.context) ? 'the run is set to plan with an agent, but' : 'has no "## Plan" section, and'} no planner agent "${this.agent}" is installed to plan the goal; ${howToPlan(this.agent)}`);
+      }
+      throw error;
+    }
     if (response.status !== 'success') {
-      throw new PlanError(LLM_PLAN_SOURCE, `the planner agent "${this.agent}" ended with "${response.status}" instead of a plan: ${response.data.slice(0, 300) || '(no output)'}`);
+      const noModel = /\(connection_unavailable\)/.test(response.data) ? `; ${howToPlan(this.agent)}` : '';
+      throw new PlanError(LLM_PLAN_SOURCE, `the planner agent "${this.agent}" ended with "${response.status}" instead of a plan: ${response.data.slice(0, 300) || '(no output)'}${noModel}`);
     }
     return parseLlmPlan(response.data);
   }
+}
+
+/** What a user without a working planner agent can do. */
+function howToPlan(agent: string): string {
+  return `write a "## Plan" section in .meta/context.md (a task per line, e.g. "- [01] Setup project", with instruction lines the bundled executor runs; see docs/orchestrator.md), or add a model connection in Connections and an LLM planner agent named "${agent}" (docs/llm-agents.md)`;
 }
 
 /** "auto": a "## Plan" section in context.md means the user planned it; otherwise the planner agent does. */
