@@ -1,4 +1,5 @@
 import type { GoalSessionState, SessionStateProblem } from '../../../src-preload/contract';
+import { stateSummary } from './goalFormat';
 import { TaskRow } from './TaskRow';
 
 /**
@@ -13,8 +14,7 @@ export function TaskBoard({ sessionId, state, problem, activeTaskId, disabled }:
         <h4>Tasks</h4>
         {state && (
           <span className="muted" data-testid="goal-state-summary">
-            {state.status} · phase {state.currentPhase}
-            {state.gapCount > 0 && ` · ${state.gapCount} failed verification${state.gapCount === 1 ? '' : 's'} in a row`}
+            {stateSummary(state)}
           </span>
         )}
       </div>

@@ -1,4 +1,4 @@
-import type { GoalRunPhase, GoalTask } from '../../../src-preload/contract';
+import type { GoalRunPhase, GoalSessionState, GoalTask } from '../../../src-preload/contract';
 
 export const phaseLabels: Record<GoalRunPhase, string> = {
   idle: 'not started',
@@ -27,6 +27,19 @@ export function taskSummary(tasks: readonly GoalTask[]): string {
   const complete = tasks.filter((t) => t.status === 'complete').length;
   const failed = tasks.filter((t) => t.status === 'failed').length;
   return `${complete} of ${tasks.length} tasks complete${failed > 0 ? `, ${failed} failed` : ''}`;
+}
+
+/**
+ * The board's line about session.json: its status and phase. The spec's statuses (planning | executing | verifying |
+ * halted) have no "done": a finished run leaves the status its last step wrote ("verifying", with currentTaskIdx past
+ * the last task), so a plan whose tasks are all complete is shown as done rather than as still verifying.
+ */
+export function stateSummary(state: GoalSessionState): string {
+  const tasks = state.plan?.tasks ?? [];
+  const finished = state.status !== 'halted' && tasks.length > 0 && tasks.every((t) => t.status === 'complete');
+  const status = finished ? `done: all ${tasks.length} task${tasks.length === 1 ? '' : 's'} complete` : state.status;
+  const gaps = state.gapCount > 0 ? ` · ${state.gapCount} failed verification${state.gapCount === 1 ? '' : 's'} in a row` : '';
+  return `${status} · phase ${state.currentPhase}${gaps}`;
 }
 
 export const shortCommit = (commit: string): string => commit.slice(0, 7);
