@@ -3,7 +3,8 @@
 // command unless a grant covers it; the OS sandbox) and answers the verdict the orchestrator reads (verdict.ts):
 // {"verdict":"pass"} when every check exits 0, {"verdict":"fail","gaps":[…]} with each failed command and its
 // output otherwise. A task without check lines passes with "nothing to verify". The other instruction lines are the
-// executor's; this agent never changes a file.
+// executor's. The verifier writes nothing itself; a check command that writes files changes the workspace like any
+// command (its writes land when it exits 0), so checks should only read.
 import { afterKeyword, exitWithError, JsonWriter, log, newChunkId, omni_alloc, output, quote, readGoalTask, readInput, runCommand } from 'omni-sdk';
 
 export { omni_alloc };
