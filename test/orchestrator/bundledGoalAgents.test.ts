@@ -18,6 +18,7 @@ const sinkOf = <T>(push: (item: T) => void): StreamSink<T> => ({ push, end: () =
 
 interface GoalHost {
   services: HostServices;
+  home: string;
   workspace: string;
   sessionId: string;
   /** Every consent card shown, in order. */
@@ -60,6 +61,7 @@ async function startGoalHost(t: { after(fn: () => unknown): void }, context: str
   });
   return {
     services,
+    home: home.path,
     workspace: workspace.path,
     sessionId: session.id,
     cards,
@@ -206,4 +208,19 @@ test('no "## Plan" and no planner agent: Run says what to do', { timeout: 60_000
   assert.equal(view.phase, 'failed');
   assert.match(view.message ?? '', /^\.meta\/context\.md: has no "## Plan" section, and no planner agent "planner" is installed to plan the goal; write a "## Plan" section in \.meta\/context\.md .*or add a model connection in Connections and an LLM planner agent named "planner"/);
   assert.deepEqual(host.cards, []);
+});
+
+test('a model-backed planner but no connection: the run stops with connection_unavailable and the same advice', { timeout: 60_000 }, async (t) => {
+  const host = await startGoalHost(t, '# Project: todo app\n\nA small todo app in Rust.\n');
+  const folder = join(host.home, 'agents', 'planner');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    join(folder, 'manifest.toml'),
+    'schema_version = "0.1"\nname = "planner"\nversion = "0.1.0"\nentry = "agent.llm.toml"\nsandbox = "wasm"\ncapabilities = ["oauth:anthropic.api"]\noauth_scopes = ["anthropic:api"]\nresources.cpu = "500m"\nresources.mem = "64Mi"\nui.hints = ["streaming"]\n',
+  );
+  writeFileSync(join(folder, 'agent.llm.toml'), 'provider = "anthropic"\n');
+  await host.services.goalRuns.start(host.sessionId, 'user');
+  const view = await host.runUntil(['done', 'failed', 'halted'], 'the run to stop');
+  assert.equal(view.phase, 'failed');
+  assert.match(view.message ?? '', /^planner output: the planner agent "planner" ended with "error" instead of a plan: "planner" failed \(connection_unavailable\): "planner" cannot reach anthropic: .*connect anthropic in Connections.*\); write a "## Plan" section in \.meta\/context\.md .*or add a model connection in Connections/s);
 });

@@ -56,8 +56,10 @@ export class LlmPlanner implements Planner {
       throw error;
     }
     if (response.status !== 'success') {
-      const noModel = /\(connection_unavailable\)/.test(response.data) ? `; ${howToPlan(this.agent)}` : '';
-      throw new PlanError(LLM_PLAN_SOURCE, `the planner agent "${this.agent}" ended with "${response.status}" instead of a plan: ${response.data.slice(0, 300) || '(no output)'}${noModel}`);
+      // Without a usable connection the reason (its first line: what is missing and the hint) is kept whole.
+      const noModel = /\(connection_unavailable\)/.test(response.data);
+      const said = noModel ? `${response.data.split('\n', 1)[0].slice(0, 800)}; ${howToPlan(this.agent)}` : response.data.slice(0, 300) || '(no output)';
+      throw new PlanError(LLM_PLAN_SOURCE, `the planner agent "${this.agent}" ended with "${response.status}" instead of a plan: ${said}`);
     }
     return parseLlmPlan(response.data);
   }
