@@ -201,6 +201,19 @@ test('an "ask:" line raises a checkpoint; the answer is used by the lines after 
   assert.equal(host.cards.filter((card) => card.action?.includes('echo started')).length, 1);
 });
 
+test('a command on a file its own task writes is refused before anything runs (it could not see the staged write)', { timeout: 60_000 }, async (t) => {
+  const host = await startGoalHost(
+    t,
+    ['# Project: x', '', '## Plan', '', '- [01] Write and show', '  $ echo first > first.txt', '  write notes/a.txt', '  ```', '  a', '  ```', '  $ cat ./notes/a.txt | wc -l', ''].join('\n'),
+  );
+  await host.services.goalRuns.start(host.sessionId, 'user');
+  const view = await host.runUntil(['done', 'failed', 'halted'], 'the run to stop');
+  assert.equal(view.phase, 'failed');
+  assert.match(view.message ?? '', /Task 01, instruction line 6 "\$ cat \.\/notes\/a\.txt \| wc -l": the command names notes\/a\.txt, which line 2 of this task writes; a command does not see the task's own writes/);
+  assert.equal(existsSync(join(host.workspace, 'first.txt')), false, 'not even the first line ran');
+  assert.deepEqual(host.cards, []);
+});
+
 test('no "## Plan" and no planner agent: Run says what to do', { timeout: 60_000 }, async (t) => {
   const host = await startGoalHost(t, '# Project: todo app\n\nA small todo app in Rust.\n');
   await host.services.goalRuns.start(host.sessionId, 'user');

@@ -143,9 +143,44 @@ function parse(taskId: string, lines: string[]): Plan {
       plan.problem = lineProblem(taskId, lineNo, text, 'not an instruction the executor knows; ' + FORMAT);
       return plan;
     }
+    if (step.kind == RUN) {
+      const written = writtenEarlier(plan.steps, step.arg);
+      if (written != null) {
+        plan.problem = lineProblem(
+          taskId,
+          lineNo,
+          text,
+          'the command names ' + written.arg + ', which line ' + written.line.toString() + ' of this task writes; a command does not see the task\'s own writes (they reach the workspace when the task ends), so run it in a later task (after this one) or as a "check:" line',
+        );
+        return plan;
+      }
+    }
     plan.steps.push(step);
   }
   return plan;
+}
+
+/** The earlier write step whose path is a word of `command` (as is, or as ./path), or null. */
+function writtenEarlier(steps: Step[], command: string): Step | null {
+  const words: string[] = [];
+  let word = '';
+  for (let c = 0; c <= command.length; c++) {
+    const code = c < command.length ? command.charCodeAt(c) : 32;
+    // Space, tab, quotes, redirections, pipes and separators end a word.
+    const ends = code == 32 || code == 9 || code == 34 || code == 39 || code == 60 || code == 62 || code == 124 || code == 59 || code == 38 || code == 40 || code == 41;
+    if (!ends) {
+      word += String.fromCharCode(code);
+      continue;
+    }
+    if (word.length > 0) words.push(word.startsWith('./') ? word.substring(2) : word);
+    word = '';
+  }
+  for (let s = 0; s < steps.length; s++) {
+    if (steps[s].kind != WRITE) continue;
+    const path = steps[s].arg.startsWith('./') ? steps[s].arg.substring(2) : steps[s].arg;
+    for (let w = 0; w < words.length; w++) if (words[w] == path) return steps[s];
+  }
+  return null;
 }
 
 function withAnswer(text: string, answer: string, answered: bool): string {
