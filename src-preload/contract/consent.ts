@@ -15,12 +15,15 @@ export const ConsentGrant = z.object({
   scope: z.string().nullable(),
   /** Set when the grant covers exactly one sensitive action (e.g. "POST https://api.example.org/items"). */
   action: z.string().nullable(),
-  /** Allow once: good for one use, within a short window (expiresAt). */
+  /**
+   * Allow once: good for one use, within a short window (expiresAt). For a connection (oauth:*), the one use is the
+   * credential handle issued for one run of the agent: it covers every request of that run, then ends with it.
+   */
   once: z.boolean(),
   expiresAt: z.number().int(),
   grantedAt: z.number().int(),
   grantedBy: z.string(),
-  /** A used once-grant stays revocable while the work it allowed is in flight. */
+  /** A used once-grant stays revocable while the work it allowed is in flight (for oauth:*, while the run goes on). */
   status: z.enum(['live', 'used', 'revoked', 'expired']),
   endedAt: z.number().int().nullable(),
   endedBy: z.string().nullable(),
@@ -65,7 +68,8 @@ export const ConsentPromptEvent = z.discriminatedUnion('kind', [
 ]);
 export type ConsentPromptEvent = z.infer<typeof ConsentPromptEvent>;
 
-export const GrantChange = z.object({ kind: z.enum(['granted', 'used', 'revoked', 'expired']), grant: ConsentGrant });
+/** `spent`: a once-grant held by a run (a credential handle) whose run has ended; it leaves the grants list. */
+export const GrantChange = z.object({ kind: z.enum(['granted', 'used', 'spent', 'revoked', 'expired']), grant: ConsentGrant });
 export type GrantChange = z.infer<typeof GrantChange>;
 
 export const consentContract = {

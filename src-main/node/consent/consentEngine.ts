@@ -92,6 +92,42 @@ export class ConsentEngine implements Disposable {
     throw this.errorFor(use, result);
   }
 
+  /**
+   * authorize() for a use that lasts, such as issuing a credential handle for one run of an agent. A timed grant is
+   * checked as usual. An "Allow once" is spent here (ledgered as consent.use, held by `holder`) and then covers the
+   * holder's later uses through authorizeHeld() until release(): "once" means for this one holder (one run), not
+   * for its first request. Revoking it still aborts the holder's work at once.
+   */
+  claim(use: CapabilityUse, holder: string): { grantId: string; signal: AbortSignal; once: boolean } {
+    const prepared = prepareUse(use);
+    if (!prepared.ok) throw this.errorFor(use, recordDenial(this.ledger, use, null, { decision: 'deny', code: 'bad_request', reason: prepared.reason }));
+    const result = this.evaluate(prepared.use);
+    if (result.decision !== 'allow') throw this.errorFor(use, recordDenial(this.ledger, use, prepared.use, result));
+    const found = this.grants.get(result.grantId!)!;
+    const once = found.grant.once;
+    if (once && found.grant.status === 'live') this.grants.hold(found, holder, validId(use.agentId) ? use.agentId : 'unknown-agent');
+    return { grantId: found.grant.id, signal: found.controller.signal, once };
+  }
+
+  /**
+   * authorize() for a later use by the holder of a claim(): its held once-grant covers the use (rules still apply:
+   * a deny rule made meanwhile refuses it); otherwise any live grant does, as authorize() decides.
+   */
+  authorizeHeld(use: CapabilityUse, holder: string): { grantId: string; signal: AbortSignal } {
+    const prepared = prepareUse(use);
+    if (!prepared.ok) throw this.errorFor(use, recordDenial(this.ledger, use, null, { decision: 'deny', code: 'bad_request', reason: prepared.reason }));
+    const result = evaluateUse(prepared.use, this.rules, this.grants, this.clock.now(), holder);
+    if (result.decision !== 'allow') throw this.errorFor(use, recordDenial(this.ledger, use, prepared.use, result));
+    const found = this.grants.get(result.grantId!)!;
+    if (found.grant.once && found.grant.status === 'live') this.grants.markUsed(found);
+    return { grantId: found.grant.id, signal: found.controller.signal };
+  }
+
+  /** The holder of a claim() has ended (its run is over): a once-grant it held is spent for good. No-op otherwise. */
+  release(grantId: string, holder: string): void {
+    this.grants.release(grantId, holder);
+  }
+
   /** The typed error for a denied check. */
   errorFor(use: CapabilityUse, result: CheckResult): CapabilityDeniedError | CapabilityRevokedError {
     const capability = typeof use.capability === 'string' ? use.capability : String(use.capability);

@@ -8,8 +8,11 @@ import { compileScope, type ScopeMatcher } from './scope';
 /**
  * What decides a use: deny rule > ask rule / sensitive action > grant > nothing (default deny). A live grant found
  * past its time is ended on the spot (a timer can fire late; the clock decides, not the timer).
+ *
+ * `holder`: the use is made by whoever holds a spent once-grant (LiveGrants.hold, a credential handle for one run);
+ * that grant covers it (first choice: it is the holder's own) until it is released or revoked.
  */
-export function evaluateUse(use: PreparedUse, rules: RuleBook, grants: LiveGrants, now: number): CheckResult {
+export function evaluateUse(use: PreparedUse, rules: RuleBook, grants: LiveGrants, now: number, holder?: string): CheckResult {
   const matching = rules.matching(use);
   const denyRule = matching.find((r) => r.effect === 'deny');
   if (denyRule) return { decision: 'deny', code: 'denied_by_rule', reason: `a rule of the user's forbids ${use.capability}${denyRule.scope ? ` on ${denyRule.scope}` : ''} (${denyRule.id})` };
@@ -19,6 +22,10 @@ export function evaluateUse(use: PreparedUse, rules: RuleBook, grants: LiveGrant
 
   let chosen: ActiveGrant | undefined;
   for (const found of grants.candidates(use.sessionId, use.agentId, use.capability)) {
+    if (holder !== undefined && found.heldBy === holder) {
+      if (covers(found.grant, found.matches)) return { decision: 'allow', code: 'granted', reason: 'the once-grant this holder spent covers this use', grantId: found.grant.id };
+      continue;
+    }
     if (found.grant.status !== 'live') continue;
     if (now >= found.grant.expiresAt) {
       grants.end(found, 'expired', found.grant.agentId, 'the grant ran out');

@@ -16,6 +16,11 @@ export interface ActiveGrant {
   grant: ConsentGrant;
   matches: ScopeMatcher;
   controller: AbortController;
+  /**
+   * An "Allow once" spent by something that lives on (a credential handle for one run): who holds it. Until released
+   * it stays usable by that holder only, with no window to run out, and revoking it still aborts the holder's work.
+   */
+  heldBy: string | null;
 }
 
 export type GrantLength = { kind: 'allow_once' } | { durationMs: number };
@@ -112,6 +117,36 @@ export class LiveGrants implements Disposable {
   }
 
   /**
+   * An "Allow once" spent by a use that lasts (issuing a credential handle for one run): the grant is used up for
+   * everyone else, but `holder` may go on using it until release(). Its once-window no longer applies (the run may
+   * outlast it); revocation still ends it at once.
+   */
+  hold(found: ActiveGrant, holder: string, actor: string): void {
+    found.grant = { ...found.grant, status: 'used' };
+    found.heldBy = holder;
+    this.expiry.disarm(found.grant.id);
+    this.ledger.transact(() => {
+      this.store.markUsed(found.grant.id);
+      this.ledger.append({
+        type: 'consent.use',
+        actor,
+        sessionId: found.grant.sessionId,
+        payload: { ...grantEntryFields(found.grant), once: true, heldBy: holder, reason: `the "Allow once" is spent by ${holder}, which may use it until it ends` },
+      });
+    });
+    this.changed.fire({ kind: 'used', grant: found.grant });
+  }
+
+  /** The holder of a spent once-grant has ended (its run is over): the grant leaves memory and the grants panel. */
+  release(grantId: string, holder: string): boolean {
+    const found = this.active.get(grantId);
+    if (!found || found.heldBy !== holder) return false;
+    this.untrack(found);
+    this.changed.fire({ kind: 'spent', grant: found.grant });
+    return true;
+  }
+
+  /**
    * Revocation or expiry. A used once-grant reaching the end of its window simply leaves memory: the use it
    * allowed is not cut short by the window. Everything else is ended for good: the row, one ledger entry, the
    * abort of work in flight, the events.
@@ -156,7 +191,7 @@ export class LiveGrants implements Disposable {
     const scope = compileScope(grant.capability, grant.scope);
     // A stored scope that no longer parses (a rule change between versions) covers nothing.
     const matches: ScopeMatcher = scope.ok ? scope.matches : () => false;
-    const found: ActiveGrant = { grant, matches, controller: new AbortController() };
+    const found: ActiveGrant = { grant, matches, controller: new AbortController(), heldBy: null };
     this.active.set(grant.id, found);
     const key = indexKey(grant.sessionId, grant.agentId, grant.capability);
     let set = this.byUse.get(key);

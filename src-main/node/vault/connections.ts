@@ -24,7 +24,7 @@ export interface ConnectionsOptions {
   ledger: Pick<Ledger, 'append' | 'transact'>;
   vault: CredentialVault;
   providers: ProviderRegistry;
-  consent: Pick<ConsentEngine, 'authorize' | 'onDidRevoke'>;
+  consent: Pick<ConsentEngine, 'claim' | 'authorizeHeld' | 'release' | 'onDidRevoke'>;
   now?: () => number;
   /** How long a browser sign-in may take before its loopback listener gives up. Default 10 min. */
   pkceTimeoutMs?: number;

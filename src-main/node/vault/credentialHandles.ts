@@ -18,6 +18,11 @@ export interface HandleRecord {
   connectionId: string;
   /** The consent grant the handle lives by: its end ends the handle. */
   grantId: string;
+  /**
+   * Issued under an "Allow once": the handle spent the grant and is its only holder, for one run. It ends with that
+   * run (endWithRun) and a later run asks again; many requests within the run are fine.
+   */
+  once: boolean;
   issuedAt: number;
 }
 
@@ -44,7 +49,7 @@ interface LiveHandle {
 }
 
 export interface CredentialHandlesOptions {
-  consent: Pick<ConsentEngine, 'authorize' | 'onDidRevoke'>;
+  consent: Pick<ConsentEngine, 'claim' | 'authorizeHeld' | 'release' | 'onDidRevoke'>;
   audit: (entry: LedgerAppend) => void;
   /** The connection an `oauth:<provider>.<scope>` grant is served from; null when there is none. */
   findConnection: (provider: string, scope: string) => Connection | null;
@@ -91,17 +96,13 @@ export class CredentialHandles implements Disposable {
 
   /**
    * A handle for an agent holding a live grant of `capability` (checked here, through the consent engine). The same
-   * agent asking again under the same grant gets the same handle.
+   * agent asking again under the same timed grant gets the same handle. An "Allow once" is spent by the issue and
+   * held by the new handle alone, for the run it was issued for: the caller ends it with endWithRun() when the run
+   * ends. The connection is looked for first, so a once-grant is not spent on a handle that cannot be issued.
    */
   issue(who: { agentId: string; sessionId: string; capability: string }): { handle: string; record: HandleRecord } {
     const parsed = parseOAuthCapability(who.capability);
     if (!parsed) throw new HandleInvalidError(`"${who.capability}" is not an oauth:<provider>.<scope> capability`, 'ask for a capability such as oauth:github.repo');
-    let grantId: string;
-    try {
-      grantId = this.o.consent.authorize({ agentId: who.agentId, sessionId: who.sessionId, capability: who.capability }).grantId;
-    } catch (error) {
-      throw new HandleInvalidError(`no live grant of ${who.capability}: ${(error as Error).message}`, `ask for ${who.capability} with omni.consent first`);
-    }
     const connection = this.o.findConnection(parsed.provider, parsed.scope);
     if (!connection) {
       throw new HandleInvalidError(
@@ -109,14 +110,22 @@ export class CredentialHandles implements Disposable {
         `the user has to connect ${parsed.provider} (with ${parsed.scope}) in Connections; carry on without it meanwhile`,
       );
     }
-    for (const live of this.byValue.values()) {
+    const handleId = `hdl_${randomBytes(6).toString('hex')}`;
+    let claimed: { grantId: string; once: boolean };
+    try {
+      claimed = this.o.consent.claim({ agentId: who.agentId, sessionId: who.sessionId, capability: who.capability }, holderOf(handleId));
+    } catch (error) {
+      throw new HandleInvalidError(`no live grant of ${who.capability}: ${(error as Error).message}`, `ask for ${who.capability} with omni.consent first`);
+    }
+    const { grantId, once } = claimed;
+    for (const live of once ? [] : this.byValue.values()) {
       const r = live.record;
       if (r.agentId === who.agentId && r.sessionId === who.sessionId && r.capability === who.capability && r.grantId === grantId && r.connectionId === connection.id) {
         return { handle: live.value, record: r };
       }
     }
     const record: HandleRecord = {
-      handleId: `hdl_${randomBytes(6).toString('hex')}`,
+      handleId,
       agentId: who.agentId,
       sessionId: who.sessionId,
       capability: who.capability,
@@ -124,6 +133,7 @@ export class CredentialHandles implements Disposable {
       scope: parsed.scope,
       connectionId: connection.id,
       grantId,
+      once,
       issuedAt: this.now(),
     };
     const value = `omh_${randomBytes(24).toString('base64url')}`;
@@ -132,7 +142,7 @@ export class CredentialHandles implements Disposable {
       type: 'credential.handle_issue',
       actor: `agent:${who.agentId}`,
       sessionId: who.sessionId,
-      payload: { handleId: record.handleId, connectionId: connection.id, provider: parsed.provider, scope: parsed.scope, grantId },
+      payload: { handleId: record.handleId, connectionId: connection.id, provider: parsed.provider, scope: parsed.scope, grantId, forOneRun: once },
     });
     this.issued.fire(record);
     return { handle: value, record };
@@ -176,6 +186,18 @@ export class CredentialHandles implements Disposable {
     return this.check(live);
   }
 
+  /**
+   * The run a handle was issued for has ended. A handle issued under an "Allow once" ends with it (ledgered as
+   * credential.handle_revoke, code run_ended) and its spent grant is released: the next run asks again. A handle
+   * under a timed grant lives on with its grant (other runs of the agent in the session may share it). Unknown or
+   * already ended handles are ignored.
+   */
+  endWithRun(handle: string): void {
+    const live = this.byValue.get(handle);
+    if (!live?.record.once) return;
+    this.invalidate(live, 'the run it was allowed once for has ended', 'run_ended');
+  }
+
   /** Handles of one connection (or all), for the Connections view. */
   list(connectionId?: string): HandleInfo[] {
     return [...this.byValue.values()].map((l) => l.record).filter((r) => connectionId === undefined || r.connectionId === connectionId);
@@ -205,7 +227,7 @@ export class CredentialHandles implements Disposable {
     let grantSignal: AbortSignal;
     try {
       // At every use, like every other capability: default deny, expiry decided by the clock.
-      grantSignal = this.o.consent.authorize({ agentId: r.agentId, sessionId: r.sessionId, capability: r.capability }).signal;
+      grantSignal = this.o.consent.authorizeHeld({ agentId: r.agentId, sessionId: r.sessionId, capability: r.capability }, holderOf(r.handleId)).signal;
     } catch (error) {
       this.invalidate(live, `its grant is no longer live (${(error as Error).message})`, 'grant_ended');
       throw new HandleInvalidError(`the credential handle has ended: ${(error as Error).message}`, `ask for ${r.capability} again with omni.consent`);
@@ -230,5 +252,10 @@ export class CredentialHandles implements Disposable {
     this.byValue.delete(live.value);
     for (const key of live.proxyKeys) this.byProxyKey.delete(key);
     live.controller.abort(error);
+    // A spent once-grant held by this handle has nothing left to cover (no-op for a timed grant).
+    if (live.record.once) this.o.consent.release(live.record.grantId, holderOf(live.record.handleId));
   }
 }
+
+/** Who holds a spent once-grant, to the consent engine: the handle it was spent on. */
+const holderOf = (handleId: string): string => `credential handle ${handleId}`;

@@ -56,6 +56,11 @@ export interface CredentialInjector {
    * grant stands even when no connection can serve it yet): `handle` null and the reason instead.
    */
   issueHandle(who: { agentId: string; sessionId: string; capability: string }): { handle: string | null; handle_error?: string };
+  /**
+   * The agent that was issued `handle` has stopped: a handle issued under an "Allow once" ends with it (the grant
+   * covered that run only); one under a timed grant lives on with its grant.
+   */
+  endWithRun(handle: string): void;
 }
 
 /**
@@ -77,7 +82,7 @@ export async function prepareInjection(
 /** The injector over the connections' handles and credentials. */
 export class HandleInjector implements CredentialInjector {
   constructor(
-    private readonly handles: Pick<CredentialHandles, 'resolve' | 'issue'>,
+    private readonly handles: Pick<CredentialHandles, 'resolve' | 'issue' | 'endWithRun'>,
     private readonly credentialFor: (connectionId: string) => Promise<UsableCredential>,
     private readonly audit: (entry: LedgerAppend) => void,
   ) {}
@@ -90,6 +95,10 @@ export class HandleInjector implements CredentialInjector {
       const hint = error instanceof HandleInvalidError ? `; ${error.hint}` : '';
       return { handle: null, handle_error: `${(error as Error).message}${hint}` };
     }
+  }
+
+  endWithRun(handle: string): void {
+    this.handles.endWithRun(handle);
   }
 
   async prepare(headers: Record<string, string>, who: { agentId: string; sessionId: string }): Promise<CredentialInjection | null> {

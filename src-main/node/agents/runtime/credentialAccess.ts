@@ -4,7 +4,7 @@ import { parseOAuthCapability } from '../../vault/credentialHandles';
 
 /** What the runtime needs of the host's CredentialServices to hand an agent a connection through the proxy. */
 export interface AgentCredentialBroker {
-  connections: { handles: Pick<CredentialHandles, 'issue' | 'dropProxyKey'> };
+  connections: { handles: Pick<CredentialHandles, 'issue' | 'dropProxyKey' | 'endWithRun'> };
   proxyEnvFor(handle: string): Promise<Record<string, string>>;
   proxyBridge(): Promise<{ port: number; socketPath: string }>;
 }
@@ -50,7 +50,8 @@ const GRANT_DURATION_S = 60 * 60;
  * for each `oauth:<provider>.<scope>` capability its manifest declares, asks the consent engine (no card when a live
  * grant already covers it), issues a handle bound to the agent, the session and that grant, and turns it into the
  * credential proxy's variables. The agent only ever holds the dummy key: the proxy swaps in the real one, and ends
- * it with the grant, or with the run, whichever comes first. A declined grant or a missing connection is not an error: the agent runs without it (the
+ * it with the grant, or with the run, whichever comes first. An "Allow once" covers the whole run (the handle issued
+ * for it spends the grant and ends with the run); the next run asks again. A declined grant or a missing connection is not an error: the agent runs without it (the
  * spec's fallback path), and the notes say why.
  */
 export async function proxyAccessFor(request: ProxyAccessRequest): Promise<ProxyAccess> {
@@ -76,24 +77,29 @@ export async function proxyAccessFor(request: ProxyAccessRequest): Promise<Proxy
       access.notes.push(`${capability} not granted (${outcome.reason}): runs without it`);
       continue;
     }
-    // Every request through the proxy is checked against the grant: an "Allow once" would be used up by the first
-    // check and the next request refused as revoked. Said plainly instead of failing later with a misleading error.
-    if (outcome.grant?.once) {
-      access.notes.push(`${capability} was allowed once, which a connection cannot use (each request is checked): allow it for a while instead; runs without it`);
-      continue;
-    }
+    const { handles } = request.credentials.connections;
+    let issued: string | undefined;
     try {
-      const { handle, record } = request.credentials.connections.handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
+      // "Allow once" is spent by this issue and covers every request of this run (and no other): the handle is the
+      // run's own and ends with it, below.
+      const { handle, record } = handles.issue({ agentId: request.agentId, sessionId: request.sessionId, capability });
+      issued = handle;
       const env = await request.credentials.proxyEnvFor(handle);
       const endpoint = endpointOf(env);
       access.connections.push({ capability, provider: parsed.provider, connectionId: record.connectionId, env, endpoint });
       // The key is this run's: once it ends, nothing (a leftover process, someone who read the log) can use it.
-      const { handles } = request.credentials.connections;
-      if (request.signal.aborted) handles.dropProxyKey(endpoint.apiKey);
-      else request.signal.addEventListener('abort', () => handles.dropProxyKey(endpoint.apiKey), { once: true });
+      const endRun = () => {
+        handles.dropProxyKey(endpoint.apiKey);
+        handles.endWithRun(handle);
+      };
+      if (request.signal.aborted) endRun();
+      else request.signal.addEventListener('abort', endRun, { once: true });
       Object.assign(access.env, env);
-      access.notes.push(`${capability}: ${Object.keys(env).join(' and ')} point at the credential proxy (the agent holds a dummy key only)`);
+      const length = record.once ? ' (allowed once: for this run only)' : '';
+      access.notes.push(`${capability}${length}: ${Object.keys(env).join(' and ')} point at the credential proxy (the agent holds a dummy key only)`);
     } catch (error) {
+      // A handle issued for this run but not handed over (the proxy failed to start) ends here, not with the grant.
+      if (issued !== undefined) handles.endWithRun(issued);
       const hint = typeof (error as { hint?: unknown }).hint === 'string' ? `; ${(error as { hint: string }).hint}` : '';
       access.notes.push(`${capability} granted, but no connection can serve it: ${(error as Error).message}${hint}`);
     }

@@ -62,6 +62,8 @@ export class AgentHostCalls implements Disposable {
   private readonly owner = new DisposableStore();
   /** Requests in flight, aborted when the agent stops. */
   private readonly inFlight = new Set<AbortController>();
+  /** Credential handles omni.consent issued to this agent: one issued under "Allow once" ends when it stops. */
+  private readonly handles = new Set<string>();
   private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
   private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
   private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
@@ -186,6 +188,7 @@ export class AgentHostCalls implements Disposable {
     if (outcome.decision !== 'allow') return { granted: false, expires_at: null, reason: outcome.reason };
     // oauth:<provider>.<scope>: the agent gets an opaque handle to use on net_fetch, never the token.
     const handle = capability.startsWith('oauth:') ? this.o.credentials?.issueHandle({ agentId, sessionId, capability }) : undefined;
+    if (handle?.handle) this.handles.add(handle.handle);
     return { granted: true, expires_at: outcome.grant?.expiresAt ?? null, ...handle };
   }
 
@@ -304,6 +307,8 @@ export class AgentHostCalls implements Disposable {
   dispose(): void {
     for (const controller of this.inFlight) controller.abort(new HostCallError('timeout', 'the agent stopped', 'none'));
     this.inFlight.clear();
+    for (const handle of this.handles) this.o.credentials?.endWithRun(handle);
+    this.handles.clear();
     this.owner.dispose();
   }
 }
