@@ -8,7 +8,9 @@ import { useNow } from './useNow';
 /**
  * An agent asks for a capability: which agent, what, on what, why, for how long, and (for a sensitive action)
  * exactly what would be done. Allow once / Allow for N minutes / Deny; the card goes when the host says the
- * prompt is settled (answered here, timed out, or withdrawn).
+ * prompt is settled (answered here, timed out, or withdrawn). For a connection (`oauth:*`), "once" means for the
+ * agent's current run (its handle lives as long as the run, whatever number of requests it makes), so the button
+ * says so: "Allow for this run".
  */
 export function ConsentCard({ prompt }: { prompt: ConsentPrompt }) {
   const client = useConnection((s) => s.client);
@@ -32,6 +34,7 @@ export function ConsentCard({ prompt }: { prompt: ConsentPrompt }) {
   }
 
   const disabled = !client || sent;
+  const forOneRun = prompt.capability.startsWith('oauth:');
   return (
     <article
       className={`card consent-card${prompt.sensitive ? ' consent-sensitive' : ''}`}
@@ -83,8 +86,14 @@ export function ConsentCard({ prompt }: { prompt: ConsentPrompt }) {
         <dd>{formatSeconds(prompt.durationS)}</dd>
       </dl>
       <div className="consent-buttons">
-        <button type="button" data-testid="consent-allow-once" disabled={disabled} onClick={() => void answer({ kind: 'allow_once' })}>
-          Allow once
+        <button
+          type="button"
+          data-testid="consent-allow-once"
+          title={forOneRun ? 'Every request of this run of the agent; its next run asks again' : undefined}
+          disabled={disabled}
+          onClick={() => void answer({ kind: 'allow_once' })}
+        >
+          {forOneRun ? 'Allow for this run' : 'Allow once'}
         </button>
         <span className="consent-allow-for">
           <button

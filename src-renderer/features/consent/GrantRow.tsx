@@ -34,7 +34,7 @@ export function GrantRow({ grant, now }: { grant: ConsentGrant; now: number }) {
       </code>
       <span className="grant-agent">{grant.agentId}</span>
       <span className="grant-expiry" data-testid="grant-countdown" title={new Date(grant.expiresAt).toLocaleString()}>
-        {grant.status === 'used' ? 'used once, in flight' : grant.once ? `once, ${formatRemaining(left)}` : left > 0 ? formatRemaining(left) : 'expiring…'}
+        {grant.status === 'used' ? (grant.capability.startsWith('oauth:') ? 'for this run, in use' : 'used once, in flight') : grant.once ? `once, ${formatRemaining(left)}` : left > 0 ? formatRemaining(left) : 'expiring…'}
       </span>
       <button
         type="button"

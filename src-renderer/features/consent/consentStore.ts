@@ -33,11 +33,12 @@ export const useConsent = create<ConsentState>((set) => ({
   setGrants(sessionId, grants) {
     set((state) => ({ grants: { ...state.grants, [sessionId]: grants.filter(revocable) } }));
   },
-  applyGrantChange({ grant }) {
+  applyGrantChange({ kind, grant }) {
     set((state) => {
       const current = state.grants[grant.sessionId] ?? [];
       const others = current.filter((g) => g.id !== grant.id);
-      const next = revocable(grant) ? [...others, grant].sort((a, b) => a.grantedAt - b.grantedAt) : others;
+      // A spent once-grant (its run is over) is still 'used' but nothing runs under it any more.
+      const next = kind !== 'spent' && revocable(grant) ? [...others, grant].sort((a, b) => a.grantedAt - b.grantedAt) : others;
       return { grants: { ...state.grants, [grant.sessionId]: next } };
     });
   },
