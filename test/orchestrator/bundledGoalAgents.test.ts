@@ -29,7 +29,10 @@ interface GoalHost {
   runUntil(phases: GoalRunView['phase'][], what: string): Promise<GoalRunView>;
 }
 
-async function startGoalHost(t: { after(fn: () => unknown): void }, context: string): Promise<GoalHost> {
+/** How the user answers a file-write card: "Allow for 10 minutes" or "Allow once" (commands: always Allow once). */
+type WriteAnswer = { kind: 'allow_once' } | { kind: 'allow_for'; minutes: number };
+
+async function startGoalHost(t: { after(fn: () => unknown): void }, context: string, writeAnswer: WriteAnswer = { kind: 'allow_for', minutes: 10 }): Promise<GoalHost> {
   assert.ok(existsSync(join(__dirname, '../../assets/agents/executor/agent.wasm')), 'the bundled agents are not built: run `npm run build`');
   const home = tempDir('goal-home');
   const workspace = tempDir('goal-ws');
@@ -43,7 +46,7 @@ async function startGoalHost(t: { after(fn: () => unknown): void }, context: str
     sinkOf<ConsentPromptEvent>((event) => {
       if (event.kind !== 'pending') return;
       cards.push(event.prompt);
-      const answer = event.prompt.capability === 'process.exec' ? ({ kind: 'allow_once' } as const) : ({ kind: 'allow_for', minutes: 10 } as const);
+      const answer = event.prompt.capability === 'process.exec' ? ({ kind: 'allow_once' } as const) : writeAnswer;
       void services.handlers['consent.answer']({ promptId: event.prompt.id, answer }, CONNECTION);
     }),
     CONNECTION,
@@ -173,6 +176,8 @@ test('an "ask:" line raises a checkpoint; the answer is used by the lines after 
       '  ```',
       '',
     ].join('\n'),
+    // "Allow once" on the file card: that one write may happen (and the card is not asked again within the write).
+    { kind: 'allow_once' },
   );
   const { goalRuns, checkpoints } = host.services;
   await goalRuns.start(host.sessionId, 'user');
@@ -199,6 +204,7 @@ test('an "ask:" line raises a checkpoint; the answer is used by the lines after 
   assert.equal(existsSync(join(host.workspace, 'never.txt')), false);
   // The started line ran once: the resumed turn went on after the question.
   assert.equal(host.cards.filter((card) => card.action?.includes('echo started')).length, 1);
+  assert.deepEqual(host.cards.filter((card) => card.capability === 'files.write').map((card) => card.target), ['auth.conf']);
 });
 
 test('a command on a file its own task writes is refused before anything runs (it could not see the staged write)', { timeout: 60_000 }, async (t) => {

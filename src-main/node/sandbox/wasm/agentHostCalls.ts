@@ -192,9 +192,12 @@ export class AgentHostCalls implements Disposable {
     return { granted: true, expires_at: outcome.grant?.expiresAt ?? null, ...handle };
   }
 
-  /** Both the path as asked and the path it really is must be granted: a link inside the workspace cannot widen a scope. */
+  /**
+   * Both the path as asked and the path it really is must be granted: a link inside the workspace cannot widen a scope.
+   * The asked path was authorized before it was resolved; checking it again would spend an "Allow once" twice (the
+   * second check failing as "no live grant"), so only a real path that differs is checked here.
+   */
   private authorizePath(capability: string, asked: string, real: string): void {
-    this.authorize(capability, asked);
     if (real !== asked) this.authorize(capability, real);
   }
 
