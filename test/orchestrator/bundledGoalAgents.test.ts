@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { ConsentPrompt, ConsentPromptEvent, GoalRunView } from '../../src-preload/contract';
+import type { AgentRunEvent, ConsentPrompt, ConsentPromptEvent, GoalRunView } from '../../src-preload/contract';
 import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
 import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
 import { MetaState } from '../../src-main/node/host';
@@ -242,4 +242,28 @@ test('a model-backed planner but no connection: the run stops with connection_un
   const view = await host.runUntil(['done', 'failed', 'halted'], 'the run to stop');
   assert.equal(view.phase, 'failed');
   assert.match(view.message ?? '', /^planner output: the planner agent "planner" ended with "error" instead of a plan: "planner" failed \(connection_unavailable\): "planner" cannot reach anthropic: .*connect anthropic in Connections.*\); write a "## Plan" section in \.meta\/context\.md .*or add a model connection in Connections/s);
+});
+
+test('started by hand (the Agents view), the executor takes its prompt as instruction lines and the verifier its check: lines', { timeout: 60_000 }, async (t) => {
+  const host = await startGoalHost(t, '# Project: by hand\n');
+  const runAgent = async (agent: string, prompt: string) => {
+    const started = await host.services.handlers['agent.start']({ sessionId: host.sessionId, agent, prompt }, CONNECTION);
+    const events: AgentRunEvent[] = [];
+    await new Promise<void>((resolve) => {
+      host.services.handlers['agent.events']({ runId: started.id }, { push: (event: AgentRunEvent) => events.push(event), end: () => resolve(), onFlowControl: () => undefined, isPaused: false, isClosed: false }, CONNECTION);
+    });
+    const ended = events.at(-1);
+    const main = events.flatMap((event) => (event.kind === 'output' && event.cardKind !== 'log' ? [event.data] : [])).join('');
+    return { outcome: ended?.kind === 'ended' ? ended.run.outcome : null, main };
+  };
+  const made = await runAgent('executor', '$ echo by hand > hand.txt');
+  assert.equal(made.outcome, 'completed', made.main);
+  assert.equal(readFileSync(join(host.workspace, 'hand.txt'), 'utf8'), 'by hand\n');
+  assert.match(made.main, /^Done:\n- ran `echo by hand > hand.txt`/);
+  const checked = await runAgent('verifier', 'check: grep -q "by hand" hand.txt');
+  assert.equal(checked.outcome, 'completed');
+  assert.deepEqual(JSON.parse(checked.main), { verdict: 'pass', summary: 'the check passed' });
+  const unknown = await runAgent('executor', 'make me a sandwich');
+  assert.notEqual(unknown.outcome, 'completed');
+  assert.match(unknown.main, /^Prompt line 1 "make me a sandwich": not an instruction the executor knows/);
 });

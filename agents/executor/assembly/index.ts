@@ -53,7 +53,8 @@ function unquote(path: string): string {
 }
 
 function lineProblem(taskId: string, line: i32, text: string, problem: string): string {
-  return 'Task ' + taskId + ', instruction line ' + line.toString() + ' "' + text.trim() + '": ' + problem;
+  const where = taskId == 'prompt' ? 'Prompt line ' : 'Task ' + taskId + ', instruction line ';
+  return where + line.toString() + ' "' + text.trim() + '": ' + problem;
 }
 
 /** Reads every line before anything runs, so a line the executor cannot do stops the task before it changes anything. */
@@ -203,8 +204,14 @@ export function omni_invoke(ptr: usize, len: i32): void {
   const input = readInput(ptr, len);
   const task = readGoalTask(input.spawned ? input.userMessage : input.prompt);
   if (task.id.length == 0) {
-    exitWithError('The executor cannot run this: ' + task.problem + '.');
-    return;
+    if (input.spawned) {
+      exitWithError('The executor cannot run this: ' + task.problem + '.');
+      return;
+    }
+    // Started by hand (the Agents view, \`omni agent run\`): the prompt itself is the instruction lines.
+    task.id = 'prompt';
+    task.title = 'the prompt';
+    task.instructions = input.prompt.split('\n');
   }
   const plan = parse(task.id, task.instructions);
   if (plan.problem.length > 0) {
@@ -276,7 +283,7 @@ export function omni_invoke(ptr: usize, len: i32): void {
     }
     done += '- ran `' + command + '`\n';
   }
-  output('text/markdown', 'Task ' + task.id + ' done' + (done.length > 0 ? ':\n' + done : ': nothing to do\n'), newChunkId());
+  output('text/markdown', (task.id == 'prompt' ? 'Done' : 'Task ' + task.id + ' done') + (done.length > 0 ? ':\n' + done : ': nothing to do\n'), newChunkId());
 }
 
 export function omni_shutdown(): void {}

@@ -25,8 +25,14 @@ export function omni_invoke(ptr: usize, len: i32): void {
   const input = readInput(ptr, len);
   const task = readGoalTask(input.spawned ? input.userMessage : input.prompt);
   if (task.id.length == 0) {
-    exitWithError('The verifier cannot run this: ' + task.problem + '.');
-    return;
+    if (input.spawned) {
+      exitWithError('The verifier cannot run this: ' + task.problem + '.');
+      return;
+    }
+    // Started by hand (the Agents view, \`omni agent run\`): the prompt itself is the instruction lines.
+    task.id = 'prompt';
+    task.title = 'the prompt';
+    task.instructions = input.prompt.split('\n');
   }
   const gaps: string[] = [];
   let checks = 0;
@@ -53,7 +59,7 @@ export function omni_invoke(ptr: usize, len: i32): void {
   }
   const verdict = new JsonWriter();
   if (gaps.length == 0) {
-    verdict.str('verdict', 'pass').str('summary', checks == 0 ? 'nothing to verify: the task has no "check:" lines' : 'all ' + checks.toString() + ' checks passed');
+    verdict.str('verdict', 'pass').str('summary', checks == 0 ? 'nothing to verify: the task has no "check:" lines' : (checks == 1 ? 'the check passed' : 'all ' + checks.toString() + ' checks passed'));
   } else {
     let list = '[';
     for (let g = 0; g < gaps.length; g++) list += (g > 0 ? ',' : '') + quote(gaps[g]);
