@@ -281,7 +281,7 @@ export class AgentRuntime implements Disposable {
       workspaceName: basename(workspace),
       module: readFileSync(manifest.entryPath),
       capabilities: manifest.capabilities,
-      limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run) },
+      limits: { memBytes: manifest.resources.memBytes, cpuMillicores: manifest.resources.cpuMillicores, deadlineMs: this.deadlineOf(run), deadlineSpansSteps: run.turn !== undefined },
       outputPacing: this.outputPacing(),
     });
   }

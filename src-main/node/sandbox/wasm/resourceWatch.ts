@@ -8,6 +8,11 @@ export interface ResourceLimits {
   cpuMillicores: number;
   /** Wall-clock time one step (start, invoke, shutdown) may take, not counting time suspended or waiting for the user. */
   deadlineMs: number;
+  /**
+   * The deadline is for all steps together (spawn_agent's timeout_seconds is one clock for the whole agent), not for
+   * each step; the CPU budget stays per step.
+   */
+  deadlineSpansSteps?: boolean;
   /** Resident memory the child's Node may use on top of memBytes before it is killed. */
   rssOverheadBytes?: number;
   pollMs?: number;
@@ -45,7 +50,7 @@ export class ResourceWatch implements Disposable {
   begin(step: string): void {
     this.end();
     this.step = step;
-    this.activeMs = 0;
+    if (!this.limits.deadlineSpansSteps) this.activeMs = 0;
     this.pauses = 0;
     this.runningSince = performance.now();
     this.cpuAtStart = readProcessUsage(this.pid)?.cpuMs ?? 0;
@@ -67,6 +72,8 @@ export class ResourceWatch implements Disposable {
   end(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    // Banks the step's running time (it carries over when the deadline spans steps).
+    if (this.runningSince !== null) this.activeMs += performance.now() - this.runningSince;
     this.runningSince = null;
   }
 
@@ -85,7 +92,7 @@ export class ResourceWatch implements Disposable {
       // Checked before the CPU budget: when both are crossed, the deadline is the plainer reason.
       overrun = {
         reason: 'timeout',
-        message: `the agent ran past its ${deadlineMs} ms deadline in ${this.step}`,
+        message: this.limits.deadlineSpansSteps ? `the agent ran past its ${deadlineMs} ms deadline (all steps together), in ${this.step}` : `the agent ran past its ${deadlineMs} ms deadline in ${this.step}`,
         hint: 'raise the deadline, or make the agent do less per invocation (a loop that never ends looks like this)',
       };
     } else if (usage && usage.cpuMs - this.cpuAtStart > this.cpuBudgetMs) {
