@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findDependencyCycle } from './dependencyCycle';
 import { describeProblems, fieldProblems, type FieldProblem } from './schemaProblems';
 
 /**
@@ -39,7 +40,7 @@ const PlanSchema = z
         else if (dep === task.id) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'dependencies', j], message: 'a task cannot depend on itself' });
       }),
     );
-    const cycle = findCycle(plan.tasks, index);
+    const cycle = findDependencyCycle(plan.tasks, index);
     if (cycle) ctx.addIssue({ code: 'custom', path: ['tasks', index.get(cycle[0])!, 'dependencies'], message: `form a cycle: ${cycle.join(' → ')}` });
     if (plan.currentTaskIdx > plan.tasks.length) {
       ctx.addIssue({ code: 'custom', path: ['currentTaskIdx'], message: `is ${plan.currentTaskIdx}, past the last task (the plan has ${plan.tasks.length})` });
@@ -60,31 +61,6 @@ export const SessionStateSchema = z.strictObject({
 export type SessionState = z.infer<typeof SessionStateSchema>;
 export type SessionStatus = SessionState['status'];
 export type PlanTask = NonNullable<SessionState['plan']>['tasks'][number];
-
-/** Tasks whose dependencies loop back to themselves; the first loop found, as task ids, or null. */
-function findCycle(tasks: readonly { id: string; dependencies: readonly string[] }[], index: ReadonlyMap<string, number>): string[] | null {
-  const state = new Map<string, 'visiting' | 'done'>();
-  const stack: string[] = [];
-  const visit = (id: string): string[] | null => {
-    if (state.get(id) === 'done') return null;
-    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
-    state.set(id, 'visiting');
-    stack.push(id);
-    for (const dep of tasks[index.get(id)!].dependencies) {
-      if (dep === id || !index.has(dep)) continue;
-      const found = visit(dep);
-      if (found) return found;
-    }
-    stack.pop();
-    state.set(id, 'done');
-    return null;
-  };
-  for (const task of tasks) {
-    const found = visit(task.id);
-    if (found) return found;
-  }
-  return null;
-}
 
 /** session.json (or a value meant for it) does not follow the SessionState schema. `field` is the first bad one. */
 export class SessionStateInvalidError extends Error {

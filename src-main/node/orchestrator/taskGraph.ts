@@ -1,3 +1,4 @@
+import { findDependencyCycle } from '../host/dependencyCycle';
 import { PlanError, type PlannedTask } from './plannedTask';
 
 /** Where each task was written, so graph errors can point at the line (context.md) or the list index (planner). */
@@ -24,35 +25,11 @@ export function validateTaskGraph(tasks: readonly PlannedTask[], source: string,
       }
     }
   });
-  const cycle = findCycle(tasks, index);
+  const cycle = findDependencyCycle(tasks, index);
   if (cycle) {
     const at = locate(index.get(cycle[0])!);
     throw new PlanError(source, `tasks depend on each other in a cycle: ${cycle.join(' → ')}; remove one of these dependencies`, at.line);
   }
-}
-
-/** The first dependency loop, as task ids ending where it started, or null. */
-function findCycle(tasks: readonly PlannedTask[], index: ReadonlyMap<string, number>): string[] | null {
-  const state = new Map<string, 'visiting' | 'done'>();
-  const stack: string[] = [];
-  const visit = (id: string): string[] | null => {
-    if (state.get(id) === 'done') return null;
-    if (state.get(id) === 'visiting') return [...stack.slice(stack.indexOf(id)), id];
-    state.set(id, 'visiting');
-    stack.push(id);
-    for (const dep of tasks[index.get(id)!].dependencies) {
-      const found = visit(dep);
-      if (found) return found;
-    }
-    stack.pop();
-    state.set(id, 'done');
-    return null;
-  };
-  for (const task of tasks) {
-    const found = visit(task.id);
-    if (found) return found;
-  }
-  return null;
 }
 
 /** What the loop does next: the first pending task (in plan order) whose dependencies are all complete. */
