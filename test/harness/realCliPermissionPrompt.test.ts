@@ -13,25 +13,13 @@ import { buildProcessInvocationSpec, harnessStdio } from '../../src-main/node/ha
 import { PermissionPromptServer } from '../../src-main/node/harness/permissionPrompt';
 import { openConsent, type ConsentFixture } from '../consent/consentFixture';
 import { waitFor } from '../helpers';
-import { conversationOf, startMockProvider, type MockProvider, type MockToolCall, type RecordedRequest } from '../mockProviders';
+import { conversationOf, startMockProvider, type MockProvider, type MockToolCall } from '../mockProviders';
 import { harnessDirs, request } from './harnessFixtures';
 import { baseEnv, claude, skipWithoutClis as skip } from './realClis';
+import { writeToolScript } from './writeToolScript';
 
 const SESSION = 'ses_realCliPermission';
 const FILE_CONTENT = 'written by claude code';
-
-/** The mock model: it calls `call` once; given the tool's result, it ends the turn repeating it. */
-function oneToolScript(call: MockToolCall) {
-  return (req: RecordedRequest) => {
-    const tools = (req.body as { tools?: { name: string }[] }).tools ?? [];
-    // Side requests (titles, summaries) carry no tools: a plain answer.
-    if (!tools.some((tool) => tool.name === 'Write')) return { text: 'ok' };
-    const turns = conversationOf(req);
-    const last = turns.at(-1);
-    if (last?.role === 'tool') return { text: `tool said: ${last.text}` };
-    return { toolCalls: [call] };
-  };
-}
 
 interface Run {
   consent: ConsentFixture;
@@ -58,7 +46,7 @@ async function startRun(t: TestContext, options: { watchCards?: boolean; call?: 
     t.after(() => watching.dispose());
   }
   const call = options.call?.(dirs.workspace) ?? { name: 'Write', input: { file_path: target, content: FILE_CONTENT } };
-  const mock = await startMockProvider('anthropic', { script: oneToolScript(call) });
+  const mock = await startMockProvider('anthropic', { script: writeToolScript(() => call) });
   const server = await PermissionPromptServer.open(consent.engine, { agentId: 'claude-code', sessionId: SESSION, workspace: dirs.workspace });
   const { spec } = buildProcessInvocationSpec(request('claude-code', dirs, { interactionMode: 'headless', ioMode: 'pipes', env: { ANTHROPIC_API_KEY: 'sk-ant-test-stand-in' } }), {
     executable: claude,

@@ -8,9 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { ConsentPrompt, HarnessOutput } from '../../src-preload/contract';
-import { conversationOf, lastUserText, startMockProvider, type RecordedRequest } from '../mockProviders';
+import { lastUserText, startMockProvider } from '../mockProviders';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { tempDir, waitFor } from '../helpers';
+import { writeToolScript } from '../harness/writeToolScript';
 import { providerAt, skipWithoutClis, startHarnessHost, type Client } from './harnessHost';
 
 async function outputOf(client: Client, id: string): Promise<HarnessOutput[]> {
@@ -23,15 +24,10 @@ async function outputOf(client: Client, id: string): Promise<HarnessOutput[]> {
 
 /** The model writes the file the prompt names ("write NAME"), once; then it repeats what the tool said. */
 function writeWhatIsAsked(workspace: string) {
-  return (req: RecordedRequest) => {
-    const tools = (req.body as { tools?: { name: string }[] }).tools ?? [];
-    if (!tools.some((tool) => tool.name === 'Write')) return { text: 'ok' };
-    const turns = conversationOf(req);
-    const last = turns.at(-1);
-    if (last?.role === 'tool') return { text: `tool said: ${last.text}` };
+  return writeToolScript((req) => {
     const name = /^write (\S+\.txt)$/.exec(lastUserText(req) ?? '')?.[1] ?? 'unnamed.txt';
-    return { toolCalls: [{ name: 'Write', input: { file_path: join(workspace, name), content: `content of ${name}` } }] };
-  };
+    return { name: 'Write', input: { file_path: join(workspace, name), content: `content of ${name}` } };
+  });
 }
 
 if (needsPrivateKeyring) {
