@@ -15,11 +15,10 @@ import { Secret } from '../../src-main/node/vault/secret';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
 import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { wasmAgentCalls, type HostCallAnswer as Answer } from './wasmAgentCalls';
 
 const SESSION = 'ses_handleFetch01';
 const CAPABILITY = 'oauth:openai-compatible.api';
-
-type Answer = { ok: true; [key: string]: unknown } | { ok: false; error: { code: string; message: string; hint: string } };
 
 if (needsPrivateKeyring) {
   rerunInPrivateKeyring(__filename, 90_000);
@@ -43,22 +42,9 @@ if (needsPrivateKeyring) {
 
     /** An agent's host calls as the sandbox builds them, with the credential injector; `grant` its capabilities. */
     function agent(agentId: string, grant: { oauthS?: number } = {}) {
-      const workspace = join(fixture.home, `ws-${agentId}`);
-      mkdirSync(workspace, { recursive: true });
       for (const scope of ['127.0.0.1', 'localhost']) fixture.consent.grant({ agentId, sessionId: SESSION, capability: 'network', scope, durationS: 600 }, 'user');
       if (grant.oauthS !== undefined) fixture.consent.grant({ agentId, sessionId: SESSION, capability: CAPABILITY, durationS: grant.oauthS }, 'user');
-      const calls = new AgentHostCalls({
-        agentId,
-        sessionId: SESSION,
-        declared: new Set(['network', CAPABILITY]),
-        consent: fixture.consent,
-        files: new WorkspaceFiles(workspace),
-        store: new AgentStore(fixture.db),
-        audit: (entry) => fixture.ledger.append(entry),
-        network: { trustedAddresses: new Set(['127.0.0.1', '::1']) },
-        credentials: new HandleInjector(fixture.connections.handles, (id) => fixture.connections.credentialFor(id), (entry) => fixture.ledger.append(entry)),
-      });
-      const call = async (fn: string, req: unknown): Promise<Answer> => JSON.parse(await calls.call(fn, JSON.stringify(req))) as Answer;
+      const { calls, call } = wasmAgentCalls(fixture, agentId, SESSION, CAPABILITY);
       const handle = async (): Promise<string> => {
         const answer = await call('consent', { capability: CAPABILITY, reason: 'call the model', duration_s: 600 });
         assert.ok(answer.ok && answer.granted === true, JSON.stringify(answer));

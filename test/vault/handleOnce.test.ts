@@ -3,22 +3,15 @@
 // grant mid-run aborts a request in flight. Real consent engine, ledger, SQLite and OS keychain.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { AgentHostCalls } from '../../src-main/node/sandbox/wasm/agentHostCalls';
-import { AgentStore } from '../../src-main/node/sandbox/wasm/agentStore';
-import { WorkspaceFiles } from '../../src-main/node/sandbox/wasm/workspaceFiles';
-import { HandleInjector } from '../../src-main/node/vault/handleInjection';
 import { Secret } from '../../src-main/node/vault/secret';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { startFakeUpstream, type FakeUpstream } from './fakeUpstream';
 import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { wasmAgentCalls } from './wasmAgentCalls';
 
 const SESSION = 'ses_handleOnce01';
 const CAPABILITY = 'oauth:openai-compatible.api';
-
-type Answer = { ok: true; [key: string]: unknown } | { ok: false; error: { code: string; message: string; hint: string } };
 
 if (needsPrivateKeyring) {
   rerunInPrivateKeyring(__filename, 90_000);
@@ -41,20 +34,7 @@ if (needsPrivateKeyring) {
 
     /** One run of the agent: its host calls as the sandbox builds them (dispose = the agent stopped). */
     function run(agentId: string) {
-      const workspace = join(fixture.home, `ws-${agentId}`);
-      mkdirSync(workspace, { recursive: true });
-      const calls = new AgentHostCalls({
-        agentId,
-        sessionId: SESSION,
-        declared: new Set(['network', CAPABILITY]),
-        consent: fixture.consent,
-        files: new WorkspaceFiles(workspace),
-        store: new AgentStore(fixture.db),
-        audit: (entry) => fixture.ledger.append(entry),
-        network: { trustedAddresses: new Set(['127.0.0.1', '::1']) },
-        credentials: new HandleInjector(fixture.connections.handles, (id) => fixture.connections.credentialFor(id), (entry) => fixture.ledger.append(entry)),
-      });
-      const call = async (fn: string, req: unknown): Promise<Answer> => JSON.parse(await calls.call(fn, JSON.stringify(req))) as Answer;
+      const { calls, call } = wasmAgentCalls(fixture, agentId, SESSION, CAPABILITY);
       const consent = () => call('consent', { capability: CAPABILITY, reason: 'call the model', duration_s: 600 });
       const fetchWith = (handle: string, path: string) => call('net_fetch', { url: `${upstream.origin}/v1/${path}`, method: 'GET', headers: { 'x-omni-handle': handle } });
       return { calls, consent, fetchWith };
