@@ -4,22 +4,12 @@
 // provider's API. The stand-in receives the real key; the agent's environment, argv, stdout and log never hold it.
 // The dummy key ends with the run. Without the grant the agent starts with no proxy variables and reaches nothing.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import type { AgentRunEvent, ConsentAnswer, ConsentPrompt } from '../../src-preload/contract';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { connectClient, startTestHost } from '../server/connect';
-import { tempDir } from '../helpers';
-import { startFakeUpstream } from '../vault/fakeUpstream';
-import { manifestText, writeAgent } from './agentFolders';
-
-type Client = Awaited<ReturnType<typeof connectClient>>;
+import { ACCEPTED, CAPABILITY, type Client, mainCard as main, runEvents, startConnectionStage } from './nativeConnectionAgent';
 
 const AGENT = 'native-llm-caller';
-const CAPABILITY = 'oauth:openai-compatible.api';
-const ACCEPTED = 'upstream-accepted-the-real-key';
 
 // Reports the base URL it was given, dumps its environment and argv to stdout (not events: they land on the log
 // card), then calls the provider's echo route through the base URL with the key it holds.
@@ -36,16 +26,6 @@ fi
 exit 0
 `;
 
-function installAgent(home: string): void {
-  const folder = writeAgent(
-    join(home, 'agents'),
-    AGENT,
-    manifestText({ name: `"${AGENT}"`, entry: '"agent.sh"', sandbox: '"native"', capabilities: `["${CAPABILITY}"]`, oauth_scopes: '["openai-compatible:api"]' }),
-    { path: 'agent.sh', bytes: Buffer.from(SCRIPT) },
-  );
-  chmodSync(join(folder, 'agent.sh'), 0o755);
-}
-
 async function run(client: Client, sessionId: string, answer: (prompt: ConsentPrompt) => ConsentAnswer): Promise<{ events: AgentRunEvent[]; asked: string[] }> {
   const asked: string[] = [];
   const prompts = client.subscribe('consent.prompts', { sessionId }, {
@@ -56,17 +36,11 @@ async function run(client: Client, sessionId: string, answer: (prompt: ConsentPr
     },
   });
   const started = await client.call('agent.start', { sessionId, agent: AGENT, prompt: 'call the provider' });
-  const events: AgentRunEvent[] = [];
-  await new Promise<void>((resolve, reject) => {
-    client.subscribe('agent.events', { runId: started.id }, { onItem: (event) => events.push(event), onEnd: (error) => (error ? reject(error) : resolve()) });
-  });
+  const events = await runEvents(client, started.id);
   prompts.dispose();
-  const last = events.at(-1);
-  assert.ok(last?.kind === 'ended' && last.run.outcome === 'completed', JSON.stringify(last));
   return { events, asked };
 }
 
-const main = (events: AgentRunEvent[]) => events.flatMap((e) => (e.kind === 'output' && e.cardId === 'main' ? [e.data] : []));
 /** The log card's text (the feed may join chunks that arrive together into one event). */
 const log = (events: AgentRunEvent[]) => events.flatMap((e) => (e.kind === 'output' && e.cardKind === 'log' ? [e.data] : [])).join('\n');
 
@@ -74,21 +48,8 @@ if (needsPrivateKeyring) {
   rerunInPrivateKeyring(__filename, 120_000);
 } else {
   test('a native agent holding a granted connection reaches the provider through the proxy with a dummy key; without the grant it gets no proxy at all', { timeout: 90_000 }, async (t) => {
-    const upstream = await startFakeUpstream();
-    const realKey = `sk-local-${randomBytes(24).toString('base64url')}`;
-    upstream.accept(realKey, ACCEPTED);
-    const workspace = tempDir('ws');
-    const host = await startTestHost(undefined, 0, 'os');
-    const client = await connectClient(host.server);
-    t.after(async () => {
-      client.dispose();
-      await host.cleanup();
-      await upstream.close();
-      workspace.cleanup();
-    });
-    installAgent(host.home);
-    await client.call('credentials.addApiKey', { provider: 'openai-compatible', apiKey: realKey, baseUrl: `${upstream.origin}/v1` });
-    const session = await client.call('session.create', { workspace: workspace.path });
+    const { client, upstream, realKey, workspace } = await startConnectionStage(t, AGENT, SCRIPT);
+    const session = await client.call('session.create', { workspace });
 
     // Granted: the process.exec card, then the connection's card; the agent's call arrives with the real key.
     const granted = await run(client, session.id, () => ({ kind: 'allow_for', minutes: 10 }));
@@ -118,7 +79,7 @@ if (needsPrivateKeyring) {
     assert.equal(upstream.seen.length, 1, 'nothing reached the provider with the ended key');
 
     // Not granted (a new session, so no grant carries over): no proxy variables, no bridge, nothing reaches the provider.
-    const other = await client.call('session.create', { workspace: workspace.path });
+    const other = await client.call('session.create', { workspace });
     const refused = await run(client, other.id, (p) => (p.capability === 'process.exec' ? { kind: 'allow_once' } : { kind: 'deny' }));
     assert.deepEqual(refused.asked, ['process.exec', CAPABILITY]);
     assert.deepEqual(main(refused.events), ['base=none']);

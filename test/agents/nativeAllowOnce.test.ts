@@ -4,22 +4,12 @@
 // request at once. Through the real host: real keychain (a private gnome-keyring), consent prompts, proxy and bridge,
 // bwrap, and a local stand-in for the provider's API.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import type { AgentRunEvent } from '../../src-preload/contract';
-import { waitFor, tempDir } from '../helpers';
+import { waitFor } from '../helpers';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { connectClient, startTestHost } from '../server/connect';
-import { startFakeUpstream } from '../vault/fakeUpstream';
-import { manifestText, writeAgent } from './agentFolders';
-
-type Client = Awaited<ReturnType<typeof connectClient>>;
+import { ACCEPTED, CAPABILITY, type Client, mainCard as main, runEvents as events, startConnectionStage } from './nativeConnectionAgent';
 
 const AGENT = 'native-once-caller';
-const CAPABILITY = 'oauth:openai-compatible.api';
-const ACCEPTED = 'upstream-accepted-the-real-key';
 
 // Three calls to the provider's echo route; asked to "hold", then a stream that only ends when cut, and one more call.
 const SCRIPT = `#!/bin/sh
@@ -35,16 +25,6 @@ esac
 exit 0
 `;
 
-function installAgent(home: string): void {
-  const folder = writeAgent(
-    join(home, 'agents'),
-    AGENT,
-    manifestText({ name: `"${AGENT}"`, entry: '"agent.sh"', sandbox: '"native"', capabilities: `["${CAPABILITY}"]`, oauth_scopes: '["openai-compatible:api"]' }),
-    { path: 'agent.sh', bytes: Buffer.from(SCRIPT) },
-  );
-  chmodSync(join(folder, 'agent.sh'), 0o755);
-}
-
 /** Answers every card of the session "Allow once" (process.exec and the connection), recording what was asked. */
 function answerOnce(client: Client, sessionId: string): string[] {
   const asked: string[] = [];
@@ -58,38 +38,14 @@ function answerOnce(client: Client, sessionId: string): string[] {
   return asked;
 }
 
-async function events(client: Client, runId: string): Promise<AgentRunEvent[]> {
-  const all: AgentRunEvent[] = [];
-  await new Promise<void>((resolve, reject) => {
-    client.subscribe('agent.events', { runId }, { onItem: (event) => all.push(event), onEnd: (error) => (error ? reject(error) : resolve()) });
-  });
-  const last = all.at(-1);
-  assert.ok(last?.kind === 'ended' && last.run.outcome === 'completed', JSON.stringify(last));
-  return all;
-}
-
-const main = (all: AgentRunEvent[]) => all.flatMap((e) => (e.kind === 'output' && e.cardId === 'main' ? [e.data] : []));
 const OK = `{credential:${ACCEPTED}}`;
 
 if (needsPrivateKeyring) {
   rerunInPrivateKeyring(__filename, 150_000);
 } else {
   test('a native agent allowed its connection once uses it for the whole run; the next run asks again; revoking mid-run cuts at once', { timeout: 120_000 }, async (t) => {
-    const upstream = await startFakeUpstream();
-    const realKey = `sk-local-${randomBytes(24).toString('base64url')}`;
-    upstream.accept(realKey, ACCEPTED);
-    const workspace = tempDir('ws');
-    const host = await startTestHost(undefined, 0, 'os');
-    const client = await connectClient(host.server);
-    t.after(async () => {
-      client.dispose();
-      await host.cleanup();
-      await upstream.close();
-      workspace.cleanup();
-    });
-    installAgent(host.home);
-    await client.call('credentials.addApiKey', { provider: 'openai-compatible', apiKey: realKey, baseUrl: `${upstream.origin}/v1` });
-    const session = await client.call('session.create', { workspace: workspace.path });
+    const { client, upstream, realKey, workspace } = await startConnectionStage(t, AGENT, SCRIPT);
+    const session = await client.call('session.create', { workspace });
     const asked = answerOnce(client, session.id);
     const ledger = async (type: string) =>
       (await client.call('ledger.list', { sessionId: session.id, limit: 1000 })).filter((e) => e.type === type).map((e) => e.payload as Record<string, unknown>);
