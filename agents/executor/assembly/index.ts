@@ -9,7 +9,7 @@
 //   check: <command>     left to the verifier
 //
 // Any other line fails the task naming the line: a plan line it cannot do is never skipped silently.
-import { afterKeyword, askConsent, exitWithError, JsonWriter, log, newChunkId, omni_alloc, output, quote, readGoalTask, readInput, runCommand, writeFile } from 'omni-sdk';
+import { afterKeyword, askConsent, exitWithError, goalTaskOfTurn, JsonWriter, log, newChunkId, omni_alloc, output, quote, readInput, runCommand, writeFile } from 'omni-sdk';
 
 export { omni_alloc };
 
@@ -202,16 +202,10 @@ export function omni_start(ptr: usize, len: i32): void {}
 
 export function omni_invoke(ptr: usize, len: i32): void {
   const input = readInput(ptr, len);
-  const task = readGoalTask(input.spawned ? input.userMessage : input.prompt);
+  const task = goalTaskOfTurn(input.spawned, input.userMessage, input.prompt);
   if (task.id.length == 0) {
-    if (input.spawned) {
-      exitWithError('The executor cannot run this: ' + task.problem + '.');
-      return;
-    }
-    // Started by hand (the Agents view, \`omni agent run\`): the prompt itself is the instruction lines.
-    task.id = 'prompt';
-    task.title = 'the prompt';
-    task.instructions = input.prompt.split('\n');
+    exitWithError('The executor cannot run this: ' + task.problem + '.');
+    return;
   }
   const plan = parse(task.id, task.instructions);
   if (plan.problem.length > 0) {

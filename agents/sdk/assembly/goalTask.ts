@@ -65,3 +65,20 @@ export function afterKeyword(line: string, prefix: string): string | null {
   if (line.substring(0, prefix.length).toLowerCase() != prefix) return null;
   return line.substring(prefix.length).trim();
 }
+
+/**
+ * The task of this turn for an agent a goal run spawns that can also be started by hand: spawned, the task in
+ * spawn_agent's user message (id '' and `problem` set when the message is not a goal run's task); started by hand
+ * (the Agents view, `omni agent run`), the prompt's task if it is written as one, else the prompt itself is the
+ * instruction lines of a task "prompt".
+ */
+export function goalTaskOfTurn(spawned: bool, userMessage: string, prompt: string): GoalTask {
+  const task = readGoalTask(spawned ? userMessage : prompt);
+  if (task.id.length == 0 && !spawned) {
+    task.id = 'prompt';
+    task.title = 'the prompt';
+    task.instructions = prompt.split('\n');
+    task.problem = '';
+  }
+  return task;
+}

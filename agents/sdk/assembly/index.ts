@@ -13,7 +13,7 @@ import { netFetch } from './network';
 import { shellCall } from './shell';
 
 export { JsonValue, JsonWriter, parseJson, quote };
-export { afterKeyword, GoalTask, readGoalTask } from './goalTask';
+export { afterKeyword, GoalTask, goalTaskOfTurn, readGoalTask } from './goalTask';
 
 /** The host calls this to get memory for each response it writes into the module. */
 export function omni_alloc(len: i32): usize {

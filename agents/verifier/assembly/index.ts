@@ -5,7 +5,7 @@
 // output otherwise. A task without check lines passes with "nothing to verify". The other instruction lines are the
 // executor's. The verifier writes nothing itself; a check command that writes files changes the workspace like any
 // command (its writes land when it exits 0), so checks should only read.
-import { afterKeyword, exitWithError, JsonWriter, log, newChunkId, omni_alloc, output, quote, readGoalTask, readInput, runCommand } from 'omni-sdk';
+import { afterKeyword, exitWithError, goalTaskOfTurn, JsonWriter, log, newChunkId, omni_alloc, output, quote, readInput, runCommand } from 'omni-sdk';
 
 export { omni_alloc };
 
@@ -23,16 +23,10 @@ export function omni_start(ptr: usize, len: i32): void {}
 
 export function omni_invoke(ptr: usize, len: i32): void {
   const input = readInput(ptr, len);
-  const task = readGoalTask(input.spawned ? input.userMessage : input.prompt);
+  const task = goalTaskOfTurn(input.spawned, input.userMessage, input.prompt);
   if (task.id.length == 0) {
-    if (input.spawned) {
-      exitWithError('The verifier cannot run this: ' + task.problem + '.');
-      return;
-    }
-    // Started by hand (the Agents view, \`omni agent run\`): the prompt itself is the instruction lines.
-    task.id = 'prompt';
-    task.title = 'the prompt';
-    task.instructions = input.prompt.split('\n');
+    exitWithError('The verifier cannot run this: ' + task.problem + '.');
+    return;
   }
   const gaps: string[] = [];
   let checks = 0;
