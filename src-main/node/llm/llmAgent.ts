@@ -1,5 +1,6 @@
 import { DisposableStore, Emitter, type Disposable } from '../../../src-preload/rpc';
 import { describeUserInput } from '../agents/runtime/agentTurn';
+import { PausableDeadline } from '../agents/runtime/pausableDeadline';
 import type { JsonValue } from '../host/sessionState';
 import type { OutputChunk } from '../sandbox/wasm/agentHostCalls';
 import { AgentStoppedError } from '../sandbox/wasm/sandboxErrors';
@@ -49,14 +50,15 @@ export class LlmAgent implements Disposable {
   private readonly abort = new AbortController();
   private stopped: AgentStoppedError | null = null;
   private invoked = false;
-  private deadline: NodeJS.Timeout | undefined;
-  private remainingMs: number;
-  private runningSince = 0;
+  private readonly deadline: PausableDeadline;
   /** Set while suspended: the stream is not read on until it resolves. */
   private paused: { promise: Promise<void>; release: () => void } | null = null;
 
   constructor(private readonly o: LlmAgentOptions) {
-    this.remainingMs = o.deadlineMs;
+    const limitS = Math.round(o.deadlineMs / 1000);
+    this.deadline = new PausableDeadline(o.deadlineMs, () =>
+      this.stop(new AgentStoppedError('timeout', `the model's answer took longer than the deadline of ${limitS} s`, 'ask for less, or give it a longer timeout')),
+    );
   }
 
   /** Calls the model with the turn's prompts; resolves once the whole answer has streamed in. */
@@ -66,7 +68,7 @@ export class LlmAgent implements Disposable {
     const { systemPrompt, userMessage } = this.promptsOf(input as TurnInput);
     const { model } = this.o;
     this.log(`model ${model.model} (${model.hint}, from ${model.source}) over ${this.o.client.api}, at most ${model.maxTokens} tokens`);
-    this.startClock();
+    this.deadline.resume();
     const tools = this.o.tools;
     const transcript: TranscriptItem[] = [{ kind: 'user', text: userMessage }];
     let wrote = false;
@@ -103,7 +105,7 @@ export class LlmAgent implements Disposable {
     } catch (error) {
       throw this.stopped ?? error;
     } finally {
-      this.stopClock();
+      this.deadline.pause();
     }
   }
 
@@ -127,7 +129,7 @@ export class LlmAgent implements Disposable {
     let release = () => {};
     const promise = new Promise<void>((resolve) => (release = resolve));
     this.paused = { promise, release };
-    this.stopClock();
+    this.deadline.pause();
   }
 
   resume(): void {
@@ -135,7 +137,7 @@ export class LlmAgent implements Disposable {
     const { release } = this.paused;
     this.paused = null;
     release();
-    this.startClock();
+    this.deadline.resume();
   }
 
   kill(message = 'the agent was stopped by the host'): void {
@@ -161,23 +163,9 @@ export class LlmAgent implements Disposable {
   private stop(error: AgentStoppedError): void {
     if (this.stopped) return;
     this.stopped = error;
-    this.stopClock();
+    this.deadline.end();
     this.abort.abort(error);
     if (this.paused) this.paused.release();
-  }
-
-  private startClock(): void {
-    if (this.deadline || this.stopped) return;
-    this.runningSince = Date.now();
-    const limitS = Math.round(this.o.deadlineMs / 1000);
-    this.deadline = setTimeout(() => this.stop(new AgentStoppedError('timeout', `the model's answer took longer than the deadline of ${limitS} s`, 'ask for less, or give it a longer timeout')), Math.max(0, this.remainingMs));
-  }
-
-  private stopClock(): void {
-    if (!this.deadline) return;
-    clearTimeout(this.deadline);
-    this.deadline = undefined;
-    this.remainingMs -= Date.now() - this.runningSince;
   }
 
   private log(text: string): void {

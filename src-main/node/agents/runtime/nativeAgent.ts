@@ -6,6 +6,7 @@ import type { PreparedLaunch } from '../../sandbox/native/nativeSandbox';
 import type { OutputChunk } from '../../sandbox/wasm/agentHostCalls';
 import { AgentStoppedError } from '../../sandbox/wasm/sandboxErrors';
 import { AgentEventError, parseAgentEvent } from './parseAgentEvent';
+import { PausableDeadline } from './pausableDeadline';
 
 /** A capability the agent asked for, answered by the consent engine: the grant's expiry, or null for a denial. */
 export type NativeConsentAsk = (request: { capability: string; reason: string; durationS: number }) => Promise<{ granted: boolean; expiresAt: number | null }>;
@@ -42,15 +43,15 @@ export class NativeAgent implements Disposable {
   private child: ChildProcess | null = null;
   private stopped: AgentStoppedError | null = null;
   private readonly stderrTail: string[] = [];
-  private deadline: NodeJS.Timeout | undefined;
-  private remainingMs: number;
-  private runningSince = 0;
+  private readonly deadline: PausableDeadline;
   private waitingForUser = 0;
   private suspended = false;
   private ended: Promise<void> | null = null;
 
   constructor(private readonly o: NativeAgentOptions) {
-    this.remainingMs = o.deadlineMs;
+    this.deadline = new PausableDeadline(o.deadlineMs, () =>
+      this.stop('timeout', `the agent ran past its deadline of ${Math.round(o.deadlineMs / 1000)} s`, 'give it less to do per prompt'),
+    );
   }
 
   /** Starts the program with the prompt; resolves when it exits 0, rejects with an AgentStoppedError otherwise. */
@@ -62,7 +63,7 @@ export class NativeAgent implements Disposable {
     if (child.pid !== undefined) launch.afterSpawn?.(child.pid);
     child.stdin!.on('error', () => undefined); // the agent may exit without reading; its exit code says how it went
     this.send(input);
-    this.resumeClock();
+    this.deadline.resume();
 
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on('line', (line) => this.onLine(line));
@@ -76,7 +77,7 @@ export class NativeAgent implements Disposable {
       child.on('error', (error) => this.stop('crashed', `the agent's program could not start: ${error.message}`, 'check the manifest entry: an executable file in the agent folder'));
       // 'close', not 'exit': every line the program wrote has been read by then.
       child.on('close', (code, signal) => {
-        this.pauseClock();
+        this.deadline.pause();
         void this.settle(code, signal).then(resolve, reject);
       });
     });
@@ -91,7 +92,7 @@ export class NativeAgent implements Disposable {
   suspend(): void {
     if (this.suspended || !this.child?.pid || this.stopped) return;
     this.signalGroup('SIGSTOP');
-    this.pauseClock();
+    this.deadline.pause();
     this.suspended = true;
   }
 
@@ -99,7 +100,7 @@ export class NativeAgent implements Disposable {
     if (!this.suspended || this.stopped) return;
     this.suspended = false;
     this.signalGroup('SIGCONT');
-    this.resumeClock();
+    this.deadline.resume();
   }
 
   kill(message = 'the agent was stopped by the host'): void {
@@ -162,14 +163,14 @@ export class NativeAgent implements Disposable {
 
   /** The time spent waiting for the user does not count against the deadline. */
   private async answerConsent(capability: string, reason: string, durationS: number): Promise<void> {
-    if (this.waitingForUser++ === 0) this.pauseClock();
+    if (this.waitingForUser++ === 0) this.deadline.pause();
     let answer: { granted: boolean; expiresAt: number | null };
     try {
       answer = await this.o.askConsent({ capability, reason, durationS });
     } catch {
       answer = { granted: false, expiresAt: null };
     } finally {
-      if (--this.waitingForUser === 0 && !this.suspended && !this.stopped) this.resumeClock();
+      if (--this.waitingForUser === 0 && !this.suspended && !this.stopped) this.deadline.resume();
     }
     this.send({ schema_version: EVENT_SCHEMA_VERSION, type: answer.granted ? 'consent_grant' : 'consent_revoke', capability, expires_at: answer.expiresAt });
   }
@@ -177,19 +178,6 @@ export class NativeAgent implements Disposable {
   private send(event: Record<string, unknown>): void {
     const stdin = this.child?.stdin;
     if (stdin && !stdin.destroyed && stdin.writable) stdin.write(`${JSON.stringify(event)}\n`);
-  }
-
-  private resumeClock(): void {
-    if (this.deadline || this.stopped) return;
-    this.runningSince = Date.now();
-    this.deadline = setTimeout(() => this.stop('timeout', `the agent ran past its deadline of ${Math.round(this.o.deadlineMs / 1000)} s`, 'give it less to do per prompt'), Math.max(0, this.remainingMs));
-  }
-
-  private pauseClock(): void {
-    if (!this.deadline) return;
-    clearTimeout(this.deadline);
-    this.deadline = undefined;
-    this.remainingMs -= Date.now() - this.runningSince;
   }
 
   private signalGroup(signal: NodeJS.Signals): void {
@@ -203,7 +191,7 @@ export class NativeAgent implements Disposable {
   private stop(reason: AgentStoppedError['reason'], message: string, hint: string): void {
     if (this.stopped) return;
     this.stopped = new AgentStoppedError(reason, message, hint);
-    this.pauseClock();
+    this.deadline.end();
     if (this.child?.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
       if (this.suspended) this.signalGroup('SIGCONT');
       this.signalGroup('SIGKILL');
