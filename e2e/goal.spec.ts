@@ -6,7 +6,9 @@ import { CheckpointStore } from '../src-main/node/host/checkpointStore';
 import { databasePath } from '../src-main/node/home';
 import { openDatabase } from '../src-main/node/store/database';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
+import { answerConsentCards } from './consentCards';
 import { expect, test } from './fixtures';
+import { installUserAgent } from './userAgent';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -200,25 +202,7 @@ test.describe('goal: a damaged session.json', () => {
 
 /** A native agent in the app home's agent folder (the user's own agents); `script` is its sh entry. */
 function installNativeAgent(home: string, name: string, script: string): void {
-  const folder = join(home, 'agents', name);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, 'manifest.toml'),
-    [
-      'schema_version = "0.1"',
-      `name = "${name}"`,
-      'version = "0.1.0"',
-      'entry = "agent.sh"',
-      'sandbox = "native"',
-      'capabilities = ["files.write"]',
-      'oauth_scopes = []',
-      'resources.cpu = "500m"',
-      'resources.mem = "128Mi"',
-      'ui.hints = ["streaming"]',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(join(folder, 'agent.sh'), script);
+  const folder = installUserAgent(home, name, { entry: 'agent.sh', sandbox: 'native', capabilities: ['files.write'], oauthScopes: [], mem: '128Mi' }, { 'agent.sh': script });
   chmodSync(join(folder, 'agent.sh'), 0o755);
 }
 
@@ -274,26 +258,6 @@ function installGoalAgents(home: string): void {
   installNativeAgent(home, 'slow', SLOW);
 }
 
-/**
- * Answers every native-agent launch's consent card with Allow once, as the user would, whenever one shows while the
- * test waits for something; returns the agents allowed, in order.
- */
-async function allowNativeLaunches(page: Page): Promise<string[]> {
-  const allowed: string[] = [];
-  await page.addLocatorHandler(
-    visibleSessionView(page).getByTestId('consent-card').first(),
-    async (card) => {
-      const promptId = await card.getAttribute('data-prompt-id');
-      allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
-      await card.getByTestId('consent-allow-once').click();
-      // This card goes; another may follow at once, and the handler runs again for it (noWaitAfter).
-      await expect(page.locator(`[data-testid="consent-card"][data-prompt-id="${promptId}"]`)).toHaveCount(0);
-    },
-    { noWaitAfter: true },
-  );
-  return allowed;
-}
-
 test.describe('goal: a run end to end', () => {
   // eslint-disable-next-line no-empty-pattern
   test.use({ prepareHome: async ({}, use) => use(installGoalAgents) });
@@ -307,7 +271,8 @@ test.describe('goal: a run end to end', () => {
     const sessionId = await sessionIdOf(page);
     await openGoalPanel(page, 'shortcut');
     const view = visibleSessionView(page);
-    const allowed = await allowNativeLaunches(page);
+    // Every native-agent launch's consent card is answered Allow once, as the user would; the agents allowed, in order.
+    const allowed = await answerConsentCards(page, 'consent-allow-once');
 
     await view.getByTestId('goal-context-text').fill(CONTEXT);
     await view.getByTestId('goal-context-text').press('Control+s');

@@ -1,10 +1,10 @@
 // A goal run in the app with nothing installed: the bundled executor and verifier (assets/agents) carry out a
 // "## Plan" written in the Goal panel. Every file write and command is a consent card the user allows; the
 // executor's question is answered in the checkpoint dialog; the board ends "done".
-import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
+import { answerConsentCards } from './consentCards';
 import { expect, test } from './fixtures';
 
 const CONTEXT = `# Project: auth config
@@ -23,22 +23,6 @@ const CONTEXT = `# Project: auth config
   check: test "$(cat provider.txt)" = Supabase
 `;
 
-/** Allows every consent card that shows (Allow once), as the user would; returns "<agent> <capability>" per card. */
-async function allowCards(page: Page): Promise<string[]> {
-  const allowed: string[] = [];
-  await page.addLocatorHandler(
-    visibleSessionView(page).getByTestId('consent-card').first(),
-    async (card) => {
-      const promptId = await card.getAttribute('data-prompt-id');
-      allowed.push(`${(await card.getByTestId('consent-agent').innerText()).trim()} ${(await card.getByTestId('consent-capability').innerText()).trim()}`);
-      await card.getByTestId('consent-allow-once').click();
-      await expect(page.locator(`[data-testid="consent-card"][data-prompt-id="${promptId}"]`)).toHaveCount(0);
-    },
-    { noWaitAfter: true },
-  );
-  return allowed;
-}
-
 test('goal run with the bundled agents only: Run → cards allowed → the question answered → both tasks checked, committed, done', async ({ omni }) => {
   test.setTimeout(150_000);
   const { page } = omni;
@@ -48,7 +32,11 @@ test('goal run with the bundled agents only: Run → cards allowed → the quest
   await page.keyboard.press('Control+Shift+G');
   const view = visibleSessionView(page);
   await expect(view.getByTestId('goal-panel')).toHaveAttribute('open', '');
-  const allowed = await allowCards(page);
+  // Every card is allowed once, as the user would; "<agent> <capability>" per card.
+  const allowed = await answerConsentCards(page, 'consent-allow-once', async (card) => {
+    const text = async (id: string) => (await card.getByTestId(id).innerText()).trim();
+    return `${await text('consent-agent')} ${await text('consent-capability')}`;
+  });
 
   await view.getByTestId('goal-context-text').fill(CONTEXT);
   await view.getByTestId('goal-context-text').press('Control+s');

@@ -5,13 +5,15 @@
 // and the resumed executor's request to the model carries "User replied: <the option clicked>".
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lastUserText, startMockProvider, type MockProvider, type MockScript } from '../test/mockProviders';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
+import { answerConsentCards } from './consentCards';
 import { freePort, type HostProcess } from './hostProcess';
 import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyringHost';
+import { installUserAgent } from './userAgent';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
@@ -38,25 +40,12 @@ const modelScript: MockScript = (request) => {
 
 /** A model-backed agent (entry *.llm.toml) on the user's OpenAI-compatible connection, with its models named. */
 function installModelAgent(home: string, name: string): void {
-  const folder = join(home, 'agents', name);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(
-    join(folder, 'manifest.toml'),
-    [
-      'schema_version = "0.1"',
-      `name = "${name}"`,
-      'version = "0.1.0"',
-      'entry = "agent.llm.toml"',
-      'sandbox = "wasm"',
-      'capabilities = ["oauth:openai-compatible.api"]',
-      'oauth_scopes = ["openai-compatible:api"]',
-      'resources.cpu = "500m"',
-      'resources.mem = "64Mi"',
-      'ui.hints = ["streaming"]',
-      '',
-    ].join('\n'),
+  installUserAgent(
+    home,
+    name,
+    { entry: 'agent.llm.toml', sandbox: 'wasm', capabilities: ['oauth:openai-compatible.api'], oauthScopes: ['openai-compatible:api'], mem: '64Mi' },
+    { 'agent.llm.toml': 'provider = "openai-compatible"\n[models]\nfast = "mock-small"\nsmart = "mock-large"\n' },
   );
-  writeFileSync(join(folder, 'agent.llm.toml'), 'provider = "openai-compatible"\n[models]\nfast = "mock-small"\nsmart = "mock-large"\n');
 }
 
 interface Stage {
@@ -117,20 +106,10 @@ test.describe('goal run with model-backed agents', () => {
     mkdirSync(workspace);
     await createSession(page, workspace, 'Goal LLM');
     const view = visibleSessionView(page);
-    // Each agent asks for the connection on a consent card; the user allows it for the offered time, whenever one
-    // shows (Allow once would cover only the handle's issue, not the model calls made with it).
-    const allowed: string[] = [];
-    await page.addLocatorHandler(
-      view.getByTestId('consent-card').first(),
-      async (card) => {
-        const promptId = await card.getAttribute('data-prompt-id');
-        allowed.push((await card.getByTestId('consent-agent').innerText()).trim());
-        await card.getByTestId('consent-allow-for').click();
-        // This card goes; another may follow at once, and the handler runs again for it (noWaitAfter).
-        await expect(page.locator(`[data-testid="consent-card"][data-prompt-id="${promptId}"]`)).toHaveCount(0);
-      },
-      { noWaitAfter: true },
-    );
+    // Each agent asks for the connection on a consent card; the user answers "Allow for this run" (Allow once) whenever
+    // one shows: on a connection card it covers the run, every model call made with its handle included
+    // (docs/credentials.md), and the next run asks again.
+    const allowed = await answerConsentCards(page, 'consent-allow-once');
 
     await view.getByTestId('goal-summary').click();
     await view.getByTestId('goal-context-text').fill('# Project: SuperTasker CLI\n\n## Vision\n\nA task CLI with sign-in.\n');
