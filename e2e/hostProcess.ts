@@ -32,21 +32,28 @@ export function startHost(port: number, home: string, env: NodeJS.ProcessEnv, ti
     env: { ...env, OMNI_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return waitForReadyLine(child, timeoutMs, () => child.kill('SIGKILL'));
+}
+
+/**
+ * Resolves with the address a starting host prints once it is ready (keeping all it prints, for failure messages);
+ * rejects when it exits first, or after `timeoutMs`, when `kill` ends it.
+ */
+export function waitForReadyLine(child: ChildProcess, timeoutMs: number, kill: () => void): Promise<HostProcess> {
   let log = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      kill();
       reject(new Error(`host did not print its ready line within ${timeoutMs} ms:\n${log}`));
     }, timeoutMs);
-    const onData = (chunk: Buffer): void => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       log += chunk.toString();
       const match = READY.exec(log);
       if (match) {
         clearTimeout(timer);
         resolve({ url: match[1], child, output: () => log });
       }
-    };
-    child.stdout!.on('data', onData);
+    });
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.once('exit', (code, signal) => {
       clearTimeout(timer);

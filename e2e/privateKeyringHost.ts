@@ -1,51 +1,38 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HostProcess } from './hostProcess';
+import { waitForReadyLine, type HostProcess } from './hostProcess';
 
 const root = join(__dirname, '..');
-const READY = /Omniscient Shell ready at (http:\/\/\S+)/;
 // A throwaway keyring created for this host only; its password protects nothing.
 const THROWAWAY_KEYRING_PASSWORD = 'omni-e2e-keyring';
 
 /**
- * Starts `omni serve` with a REAL OS keychain: inside its own `dbus-run-session`, with a throwaway, unlocked
- * gnome-keyring whose files live under `userHome` (the test/privateKeyring.ts pattern, for a host process). The
- * session is its own process group, so stopping it ends the host, the bus and the keyring daemon together.
+ * Runs `node <nodeArgs…>` (a host that prints the ready line) with a REAL OS keychain: inside its own
+ * `dbus-run-session`, with a throwaway, unlocked gnome-keyring whose files live under `userHome` (the
+ * test/privateKeyring.ts pattern, for a host process); a second start with the same `userHome` finds the same keyring.
+ * `env` adds variables. The session is its own process group, so stopPrivateKeyringHost ends the host, the bus and
+ * the keyring daemon together.
  */
-export function startHostInPrivateKeyring(port: number, home: string, userHome: string, timeoutMs = 30_000): Promise<HostProcess> {
+export function startInPrivateKeyring(nodeArgs: string[], home: string, userHome: string, env: Record<string, string>, timeoutMs: number): Promise<HostProcess> {
   mkdirSync(join(userHome, 'data'), { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: userHome, XDG_DATA_HOME: join(userHome, 'data'), OMNI_HOME: home, KEYRING_PASSWORD: THROWAWAY_KEYRING_PASSWORD };
-  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'OMNI_KEYCHAIN']) delete env[name];
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, HOME: userHome, XDG_DATA_HOME: join(userHome, 'data'), OMNI_HOME: home, KEYRING_PASSWORD: THROWAWAY_KEYRING_PASSWORD };
+  for (const name of ['DBUS_SESSION_BUS_ADDRESS', 'DISPLAY', 'WAYLAND_DISPLAY', 'XDG_RUNTIME_DIR', 'OMNI_KEYCHAIN']) delete childEnv[name];
   const script = `printf '%s' "$KEYRING_PASSWORD" | gnome-keyring-daemon -r -d --unlock --components=secrets >/dev/null 2>&1
     unset KEYRING_PASSWORD
-    exec "$0" "$1" serve --port "$2" --home "$3"`;
-  const child = spawn('dbus-run-session', ['--', 'sh', '-c', script, process.execPath, join(root, 'bin/omni.mjs'), String(port), home], {
+    exec "$0" "$@"`;
+  const child = spawn('dbus-run-session', ['--', 'sh', '-c', script, process.execPath, ...nodeArgs], {
     cwd: root,
-    env,
+    env: childEnv,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      process.kill(-child.pid!, 'SIGKILL');
-      reject(new Error(`host did not print its ready line within ${timeoutMs} ms:\n${log}`));
-    }, timeoutMs);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = READY.exec(log);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1], child, output: () => log });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`host exited early (code ${code}, signal ${signal}):\n${log}`));
-    });
-  });
+  return waitForReadyLine(child, timeoutMs, () => process.kill(-child.pid!, 'SIGKILL'));
+}
+
+/** Starts `omni serve` with a REAL OS keychain (startInPrivateKeyring). */
+export function startHostInPrivateKeyring(port: number, home: string, userHome: string, timeoutMs = 30_000): Promise<HostProcess> {
+  return startInPrivateKeyring([join(root, 'bin/omni.mjs'), 'serve', '--port', String(port), '--home', home], home, userHome, {}, timeoutMs);
 }
 
 /** Stops a host started above: SIGTERM to its whole session (host, bus, keyring daemon), SIGKILL after 5 s. */
