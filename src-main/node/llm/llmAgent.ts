@@ -1,8 +1,8 @@
-import { DisposableStore, Emitter, type Disposable } from '../../../src-preload/rpc';
+import { DisposableStore, type Disposable } from '../../../src-preload/rpc';
+import { AgentRunEmitters } from '../agents/runtime/agentRunEmitters';
 import { describeUserInput } from '../agents/runtime/agentTurn';
 import { PausableDeadline } from '../agents/runtime/pausableDeadline';
 import type { JsonValue } from '../host/sessionState';
-import type { OutputChunk } from '../sandbox/wasm/agentHostCalls';
 import { AgentStoppedError } from '../sandbox/wasm/sandboxErrors';
 import type { ModelClient, ModelEndpoint, ModelUsage } from './modelClient';
 import type { ResolvedModel } from './modelConfig';
@@ -41,12 +41,9 @@ interface TurnInput {
  */
 export class LlmAgent implements Disposable {
   private readonly owner = new DisposableStore();
-  private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
-  private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
-  private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
-  private readonly logs = this.owner.add(new Emitter<{ stream: 'stdout' | 'stderr'; text: string }>());
-  readonly calls = { onOutput: this.outputs.event, onArtifact: this.artifacts.event, onState: this.states.event };
-  readonly onLog = this.logs.event;
+  private readonly emit = this.owner.add(new AgentRunEmitters());
+  readonly calls = this.emit.calls;
+  readonly onLog = this.emit.log.event;
   private readonly abort = new AbortController();
   private stopped: AgentStoppedError | null = null;
   private invoked = false;
@@ -85,7 +82,7 @@ export class LlmAgent implements Disposable {
             const data = separated ? delta : `\n\n${delta}`;
             separated = true;
             wrote = true;
-            this.outputs.fire({ contentType: 'text/markdown', data, chunkId: 'main' });
+            this.emit.output.fire({ contentType: 'text/markdown', data, chunkId: 'main' });
           },
         );
         this.reportUsage(result.usage, result.stopReason);
@@ -169,6 +166,6 @@ export class LlmAgent implements Disposable {
   }
 
   private log(text: string): void {
-    this.logs.fire({ stream: 'stderr', text });
+    this.emit.log.fire({ stream: 'stderr', text });
   }
 }

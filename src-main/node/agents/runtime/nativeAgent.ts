@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { EVENT_SCHEMA_VERSION, type AgentEvent } from '../../../../src-preload/contract/agentEvents';
-import { DisposableStore, Emitter, type Disposable } from '../../../../src-preload/rpc';
+import { DisposableStore, type Disposable } from '../../../../src-preload/rpc';
 import type { PreparedLaunch } from '../../sandbox/native/nativeSandbox';
-import type { OutputChunk } from '../../sandbox/wasm/agentHostCalls';
 import { AgentStoppedError } from '../../sandbox/wasm/sandboxErrors';
+import { AgentRunEmitters } from './agentRunEmitters';
 import { AgentEventError, parseAgentEvent } from './parseAgentEvent';
 import { PausableDeadline } from './pausableDeadline';
 
@@ -33,13 +33,9 @@ const MAX_EVENT_LINE = 8 * 1024 * 1024;
  */
 export class NativeAgent implements Disposable {
   private readonly owner = new DisposableStore();
-  private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
-  private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
-  private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
-  private readonly logs = this.owner.add(new Emitter<{ stream: 'stdout' | 'stderr'; text: string }>());
-  /** The same event names as the WASM agent's host calls, so the runtime follows both alike. */
-  readonly calls = { onOutput: this.outputs.event, onArtifact: this.artifacts.event, onState: this.states.event };
-  readonly onLog = this.logs.event;
+  private readonly emit = this.owner.add(new AgentRunEmitters());
+  readonly calls = this.emit.calls;
+  readonly onLog = this.emit.log.event;
   private child: ChildProcess | null = null;
   private stopped: AgentStoppedError | null = null;
   private readonly stderrTail: string[] = [];
@@ -70,7 +66,7 @@ export class NativeAgent implements Disposable {
     createInterface({ input: child.stderr!, crlfDelay: Infinity }).on('line', (line) => {
       this.stderrTail.push(line);
       if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
-      this.logs.fire({ stream: 'stderr', text: line });
+      this.emit.log.fire({ stream: 'stderr', text: line });
     });
 
     this.ended = new Promise<void>((resolve, reject) => {
@@ -137,27 +133,27 @@ export class NativeAgent implements Disposable {
     } catch (error) {
       // Anything that is not an event is shown as the agent's log, with why it was not taken as one.
       const why = error instanceof AgentEventError ? error.message : 'not JSON';
-      this.logs.fire({ stream: 'stdout', text: `${line.slice(0, 2000)}  [not an event: ${why}]` });
+      this.emit.log.fire({ stream: 'stdout', text: `${line.slice(0, 2000)}  [not an event: ${why}]` });
       return;
     }
     switch (event.type) {
       case 'output':
-        this.outputs.fire({ contentType: event.content_type, data: event.data, chunkId: event.chunk_id });
+        this.emit.output.fire({ contentType: event.content_type, data: event.data, chunkId: event.chunk_id });
         return;
       case 'artifact':
-        this.artifacts.fire({ id: event.id, kind: event.kind, path: event.path, previewHint: event.preview_hint });
+        this.emit.artifact.fire({ id: event.id, kind: event.kind, path: event.path, previewHint: event.preview_hint });
         return;
       case 'state_update':
-        this.states.fire({ key: event.key, value: event.value, scope: event.scope });
+        this.emit.state.fire({ key: event.key, value: event.value, scope: event.scope });
         return;
       case 'consent_request':
         void this.answerConsent(event.capability, event.reason, event.duration_s);
         return;
       case 'error':
-        this.logs.fire({ stream: 'stdout', text: `error ${event.code}: ${event.message}${event.hint ? ` (${event.hint})` : ''}` });
+        this.emit.log.fire({ stream: 'stdout', text: `error ${event.code}: ${event.message}${event.hint ? ` (${event.hint})` : ''}` });
         return;
       default:
-        this.logs.fire({ stream: 'stdout', text: `the agent sent a ${event.type} event, which only the shell sends; ignored` });
+        this.emit.log.fire({ stream: 'stdout', text: `the agent sent a ${event.type} event, which only the shell sends; ignored` });
     }
   }
 
