@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { errorForStatus, LlmError } from './llmErrors';
-import { SseParser, type ServerSentEvent } from './sseParser';
+import { SseParser, type ServerSentEvent } from '../base/serverSentEvents';
 
 export interface StreamingPost {
   provider: string;

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { HarnessError } from '../harnessError';
 import type { HarnessContinuationRef, RunResult } from '../types';
-import { readServerSentEvents } from './serverSentEvents';
+import { readServerSentEvents } from '../../base/serverSentEvents';
 import { cancelledResult, errorMessage, failedBy, failedResult as failed, type TurnInput, type TurnOutcome } from './turnInput';
 
 /** The model a pi-sdk turn uses when the request names none (the Responses API requires one). */

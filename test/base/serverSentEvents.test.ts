@@ -1,8 +1,8 @@
-// The SSE reader the model clients stream through: whatever way the network splits the bytes (inside a line, inside
-// a multi-byte character, between \r and \n), the events come out the same.
+// The one SSE reader the model clients and the pi-sdk harness stream through: whatever way the network splits the
+// bytes (inside a line, inside a multi-byte character, between \r and \n), the events come out the same.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SseParser, type ServerSentEvent } from '../../src-main/node/llm/sseParser';
+import { readServerSentEvents, SseParser, type ServerSentEvent } from '../../src-main/node/base/serverSentEvents';
 
 const BODY = [
   ': a comment the server sends to keep the line open',
@@ -62,4 +62,44 @@ test('an event the body ends before its blank line is dropped, not half-delivere
   const parser = new SseParser();
   assert.deepEqual(parser.push('data: complete\n\ndata: cut off'), [{ event: 'message', data: 'complete' }]);
   assert.deepEqual(parser.end(), []);
+});
+
+// readServerSentEvents: the same reader over a whole streamed body.
+
+async function read(chunks: string[]): Promise<ServerSentEvent[]> {
+  const encoder = new TextEncoder();
+  async function* body(): AsyncGenerator<Uint8Array> {
+    for (const chunk of chunks) yield encoder.encode(chunk);
+  }
+  const events: ServerSentEvent[] = [];
+  for await (const event of readServerSentEvents(body())) events.push(event);
+  return events;
+}
+
+const STREAM = ': keep-alive\r\nevent: response.created\r\ndata: {"a":1}\r\n\r\nevent: delta\ndata: {"t":"naïve ☕"}\n\ndata: line one\ndata: line two\n\n';
+const STREAM_EVENTS = [
+  { event: 'response.created', data: '{"a":1}' },
+  { event: 'delta', data: '{"t":"naïve ☕"}' },
+  { event: 'message', data: 'line one\nline two' },
+];
+
+test('SSE: comments skipped, CRLF and LF line ends, multi-line data, default event name', async () => {
+  assert.deepEqual(await read([STREAM]), STREAM_EVENTS);
+});
+
+test('SSE: the same events whatever the chunking, even a split inside CRLF or inside a UTF-8 character', async () => {
+  const bytes = new TextEncoder().encode(STREAM);
+  for (let cut = 1; cut < bytes.length; cut++) {
+    async function* body(): AsyncGenerator<Uint8Array> {
+      yield bytes.slice(0, cut);
+      yield bytes.slice(cut);
+    }
+    const events: ServerSentEvent[] = [];
+    for await (const event of readServerSentEvents(body())) events.push(event);
+    assert.deepEqual(events, STREAM_EVENTS, `cut at byte ${cut}`);
+  }
+});
+
+test('SSE: an event the stream cuts off (no blank line after it) is not delivered', async () => {
+  assert.deepEqual(await read(['data: {"whole":true}\n\n', 'data: {"cut":']), [{ event: 'message', data: '{"whole":true}' }]);
 });

@@ -68,3 +68,10 @@ export class SseParser {
     else if (field === 'event') this.eventName = value;
   }
 }
+
+/** The events of a whole streamed body, as they complete (an event the stream cuts off is not yielded). */
+export async function* readServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ServerSentEvent> {
+  const parser = new SseParser();
+  for await (const chunk of body) yield* parser.push(chunk);
+  yield* parser.end();
+}
