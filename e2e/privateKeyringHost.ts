@@ -35,22 +35,42 @@ export function startHostInPrivateKeyring(port: number, home: string, userHome: 
   return startInPrivateKeyring([join(root, 'bin/omni.mjs'), 'serve', '--port', String(port), '--home', home], home, userHome, {}, timeoutMs);
 }
 
-/** Stops a host started above: SIGTERM to its whole session (host, bus, keyring daemon), SIGKILL after 5 s. */
-export function stopPrivateKeyringHost(host: HostProcess): Promise<void> {
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stops a host started above: SIGTERM to its whole session (host, bus, keyring daemon), SIGKILL after 5 s. Resolves
+ * only when every process of the group is gone: dbus-run-session exits at once on SIGTERM while the host is still
+ * shutting down (flushing the ledger, signing its checkpoint), and a host started on the same home meanwhile would
+ * race it for the ledger's next seq.
+ */
+export async function stopPrivateKeyringHost(host: HostProcess): Promise<void> {
   const { child } = host;
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const fallback = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 5_000);
-    child.once('exit', () => {
-      clearTimeout(fallback);
-      resolve();
-    });
-    process.kill(-child.pid!, 'SIGTERM');
-  });
+  const pgid = child.pid!;
+  if (!groupAlive(pgid)) return;
+  const killAll = (): void => {
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  const fallback = setTimeout(killAll, 5_000);
+  try {
+    process.kill(-pgid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  for (let waited = 0; groupAlive(pgid); waited += 25) {
+    if (waited > 10_000) killAll();
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  clearTimeout(fallback);
 }
