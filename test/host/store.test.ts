@@ -3,9 +3,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Ledger } from '../../src-main/node/ledger/ledger';
-import type BetterSqlite3 from 'better-sqlite3';
-import { loadNative } from '../../src-main/node/base/native';
-import { DatabaseDamagedError, openDatabase, openDatabaseReadOnly, PAGE_SIZE, SchemaTooNewError } from '../../src-main/node/store/database';
+import { DatabaseDamagedError, openDatabase, openDatabaseReadOnly, SchemaTooNewError } from '../../src-main/node/store/database';
 import { migrations } from '../../src-main/node/store/migrations';
 import { tempDir } from '../helpers';
 
@@ -16,29 +14,8 @@ test('a new database gets every migration, WAL mode, and a user-only file mode',
   const db = openDatabase(file);
   assert.equal(db.pragma('user_version', { simple: true }), migrations.at(-1)!.version);
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
-  assert.equal(db.pragma('page_size', { simple: true }), PAGE_SIZE);
   db.close();
   assert.equal(statSync(file).mode & 0o777, 0o600);
-});
-
-test('a database from before the larger pages keeps its 4 KiB pages through the upgrade, with its rows', (t) => {
-  const dir = tempDir('store');
-  t.after(dir.cleanup);
-  const file = join(dir.path, 'sessions.db');
-  const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
-  const old = new Sqlite(file);
-  old.pragma('page_size = 4096');
-  old.pragma('journal_mode = WAL');
-  old.exec(migrations[0].sql);
-  old.pragma(`user_version = ${migrations[0].version}`);
-  old.exec("CREATE TABLE kept (text TEXT); INSERT INTO kept VALUES ('written with 4 KiB pages')");
-  old.close();
-  const db = openDatabase(file);
-  t.after(() => db.close());
-  assert.equal(db.pragma('page_size', { simple: true }), 4096);
-  assert.equal(db.pragma('user_version', { simple: true }), migrations.at(-1)!.version);
-  assert.equal(db.prepare('SELECT text FROM kept').pluck().get(), 'written with 4 KiB pages');
-  assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
 });
 
 test('a database written by a newer schema is refused and left byte-for-byte untouched', (t) => {

@@ -35,9 +35,6 @@ export class DatabaseDamagedError extends Error {
   }
 }
 
-/** Bytes per page of a database created here (see openDatabase). */
-export const PAGE_SIZE = 16 * 1024;
-
 /** SQLite's codes for a file it cannot read as a database. */
 const DAMAGED = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_INDEX', 'SQLITE_CORRUPT_SEQUENCE', 'SQLITE_CORRUPT_VTAB']);
 
@@ -60,12 +57,6 @@ export function openDatabase(file: string, migrations: readonly Migration[] = de
     const supported = migrations.reduce((max, m) => Math.max(max, m.version), 0);
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > supported) throw new SchemaTooNewError(file, current, supported);
-    // A new database gets 16 KiB pages (SQLite's default is 4 KiB): most of what it stores by volume is output
-    // (terminal floods into the event log, shell runs' items), and a 256 KiB output row then takes 16 pages instead
-    // of 64, each one WAL frame written and checkpointed with its own syscalls. Measured for 50 MB of rows: ~40% less
-    // CPU writing them, and `npm run bench`'s terminal card +17% (host CPU -220 ms per 50 MB), for ~15 µs more per
-    // small single-row commit. Only an empty file can take it; existing databases keep their page size.
-    if (current === 0) db.pragma(`page_size = ${PAGE_SIZE}`);
     db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a power loss can drop the last commits but never corrupts the database.
     db.pragma('synchronous = NORMAL');
