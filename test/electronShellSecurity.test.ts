@@ -253,6 +253,7 @@ describe('messages between the main and the host process', () => {
     assert.equal(parseMainToHostMessage({ type: 'eval', code: 'x' }), undefined);
     assert.equal(parseMainToHostMessage(null), undefined);
     assert.deepEqual(parseHostToMainMessage({ type: 'fatal', message: 42 }), { type: 'fatal', message: 'unknown error' });
+    assert.deepEqual(parseHostToMainMessage({ type: 'home_in_use', message: 'Another host' }), { type: 'home_in_use', message: 'Another host' });
     assert.equal(parseHostToMainMessage('ready'), undefined);
   });
 });

@@ -9,6 +9,7 @@ import { HostLog } from '../node/base/hostLog';
 import { ConsentEngine } from '../node/consent/consentEngine';
 import type { ConsentChannel } from '../node/consent/consentChannel';
 import { databasePath, resolveHome } from '../node/home';
+import { lockHome } from '../node/homeLock';
 import { Ledger } from '../node/ledger/ledger';
 import { AgentStore } from '../node/sandbox/wasm/agentStore';
 import { WasmSandbox } from '../node/sandbox/wasm/wasmSandbox';
@@ -21,7 +22,8 @@ import { parseFlags, UsageError } from './args';
 export const agentRunUsage = `  agent run DIR|NAME --workspace DIR --prompt TEXT [--grant CAPABILITY[:SCOPE][@DURATION]]... [--timeout SECONDS] [--home DIR]
         Run an agent headless: its events as JSON lines on stdout (event protocol 0.1). Consent comes only from the
         --grant flags (e.g. files.write:lib/**@10m, network:api.github.com, files.read@once); anything else the agent
-        asks for is denied. Exit 0 success, 3 something was denied, 4 timeout or CPU budget, 1 error.`;
+        asks for is denied. Exit 0 success, 3 something was denied, 4 timeout or CPU budget, 5 a host runs on the
+        home (run the agent from it, or use another --home), 1 error.`;
 
 /** Exit codes of `omni agent run`. */
 export const RUN_EXIT = { success: 0, error: 1, denied: 3, timeout: 4 } as const;
@@ -94,6 +96,9 @@ export async function agentRunCommand(args: string[]): Promise<number> {
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new UsageError('--timeout must be a positive number of seconds');
 
   const home = resolveHome(typeof flags.home === 'string' ? flags.home : undefined);
+  // It writes the home's ledger as a host does, so it runs only where no host is running (HomeInUseError otherwise).
+  // Should anything below throw, the process exits and its lock, whose pid is then gone, is taken over by the next.
+  const homeLock = await lockHome(home);
   const db = openDatabase(databasePath(home));
   const scrubber = new SecretScrubber(new SecretRegistry());
   const log = new HostLog({ scrub: (text) => scrubber.scrubText(text), prefix: '[agent run]' });
@@ -157,5 +162,6 @@ export async function agentRunCommand(args: string[]): Promise<number> {
     consent.dispose();
     await ledger.close();
     db.close();
+    homeLock.release();
   }
 }

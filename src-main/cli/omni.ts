@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { resolveHome } from '../node/home';
+import { HomeInUseError } from '../node/homeLock';
 import { startServer } from '../server/server';
 import packageJson from '../../package.json';
 import { agentCommand, agentUsage } from './agentCommand';
@@ -15,6 +16,7 @@ Commands:
   serve [--port N] [--home DIR] [--new-token]
         Start the host headless and serve the UI at http://127.0.0.1:N/?token=…
         (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
+        One host per home: exit 5, with the running host's pid and address, when another host uses it.
 ${ledgerUsage}
 ${agentUsage}
 ${shellUsage}
@@ -84,6 +86,10 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       console.error(`omni: ${error.message}\n\n${usage}`);
       process.exit(2);
+    }
+    if (error instanceof HomeInUseError) {
+      console.error(`omni: ${error.message}`);
+      process.exit(5);
     }
     if (error instanceof NoRunningHostError) {
       console.error(`omni: ${error.message}`);

@@ -8,6 +8,7 @@ import { DisposableStore } from '../../src-preload/rpc/disposable';
 import { RpcServer } from '../../src-preload/rpc/rpcServer';
 import { HostLog } from '../node/base/hostLog';
 import { resolveHome } from '../node/home';
+import { HomeInUseError } from '../node/homeLock';
 import { createHostServices } from '../node/hostServices';
 import { SecretScrubber } from '../node/vault/secretScrubber';
 import { startLocalControl } from '../server/localControl';
@@ -96,6 +97,12 @@ parentPort.on('message', (event: MessageEvent) => {
 services.then(
   () => toMain({ type: 'ready' }),
   (error: unknown) => {
+    if (error instanceof HomeInUseError) {
+      // An `omni serve` runs on this home: nothing was opened; the main process says so and quits (no restarts).
+      toMain({ type: 'home_in_use', message: error.message });
+      setTimeout(() => process.exit(1), 100);
+      return;
+    }
     // Usually a native module built for the wrong ABI or an unreadable database; the main process shows this.
     // The services (and their registry of known secrets) never came up: token patterns still apply.
     const startupLog = new HostLog({ scrub: (text) => new SecretScrubber().scrubText(text), prefix: '[host]' });

@@ -13,8 +13,11 @@ export type MainToHostMessage =
   /** Close the database and exit; the app is quitting. */
   | { type: 'shutdown' };
 
-/** Host → main. */
-export type HostToMainMessage = { type: 'ready' } | { type: 'fatal'; message: string };
+/**
+ * Host → main. `home_in_use`: another host (an `omni serve`) runs on this home; restarting cannot help, so the main
+ * process shows the message (which names that host) and quits.
+ */
+export type HostToMainMessage = { type: 'ready' } | { type: 'fatal'; message: string } | { type: 'home_in_use'; message: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
@@ -38,6 +41,8 @@ export function parseMainToHostMessage(value: unknown): MainToHostMessage | unde
 export function parseHostToMainMessage(value: unknown): HostToMainMessage | undefined {
   if (!isRecord(value)) return undefined;
   if (value.type === 'ready') return { type: 'ready' };
-  if (value.type === 'fatal') return { type: 'fatal', message: typeof value.message === 'string' ? value.message.slice(0, 4000) : 'unknown error' };
+  if (value.type === 'fatal' || value.type === 'home_in_use') {
+    return { type: value.type, message: typeof value.message === 'string' ? value.message.slice(0, 4000) : 'unknown error' };
+  }
   return undefined;
 }

@@ -29,8 +29,11 @@ export class HostProcessSupervisor implements Disposable {
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly didStart = new Emitter<void>();
   private readonly didGiveUp = new Emitter<string>();
+  private readonly homeInUse = new Emitter<string>();
   readonly onDidStart = this.didStart.event;
   readonly onDidGiveUp = this.didGiveUp.event;
+  /** Another host runs on this home (its pid and address in the message): not restarted, the app should quit. */
+  readonly onHomeInUse = this.homeInUse.event;
 
   constructor(private readonly options: HostProcessOptions) {}
 
@@ -50,13 +53,17 @@ export class HostProcessSupervisor implements Disposable {
 
     const child = utilityProcess.fork(this.options.modulePath, [], { env, serviceName: 'Omniscient Shell host', stdio: 'inherit' });
     this.child = child;
+    let homeInUse: string | undefined;
     child.on('message', (raw: unknown) => {
       const message = parseHostToMainMessage(raw);
       if (message?.type === 'fatal') this.lastFatal = message.message;
+      if (message?.type === 'home_in_use') homeInUse = message.message;
     });
     child.once('exit', (code) => {
       if (this.child === child) this.child = undefined;
-      if (!this.stopping) this.restartAfterCrash(code);
+      if (this.stopping) return;
+      if (homeInUse === undefined) this.restartAfterCrash(code);
+      else this.homeInUse.fire(homeInUse);
     });
     this.didStart.fire();
   }
@@ -115,5 +122,6 @@ export class HostProcessSupervisor implements Disposable {
     this.child = undefined;
     this.didStart.dispose();
     this.didGiveUp.dispose();
+    this.homeInUse.dispose();
   }
 }

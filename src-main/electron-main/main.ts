@@ -77,6 +77,12 @@ async function main(): Promise<void> {
   host.onDidGiveUp((reason) => {
     dialog.showErrorBox('Omniscient Shell: the host keeps failing', `The background process that runs sessions stopped repeatedly.\n\n${reason}`);
   });
+  // The single-instance lock above covers two apps on one profile; an `omni serve` on the same home is caught by the
+  // host's home lock (node/homeLock.ts), and restarting cannot help.
+  host.onHomeInUse((message) => {
+    dialog.showErrorBox('Omniscient Shell is already running on this home', message);
+    app.quit();
+  });
   host.start();
   createWindow();
 

@@ -23,6 +23,7 @@ import { Orchestrator } from './orchestrator/orchestrator';
 import type { GoalRunService } from './orchestrator/goalRunTypes';
 import { ExecService } from './exec/execService';
 import { databasePath } from './home';
+import { lockHome } from './homeLock';
 import { Ledger } from './ledger/ledger';
 import { LedgerQuery } from './ledger/ledgerQuery';
 import { SessionService } from './sessions/sessionService';
@@ -80,8 +81,32 @@ export interface HostServices {
 /** Who acts through the bridge: the person at the UI (agents get their own actor ids in later layers). */
 const USER = 'user';
 
-/** Composes the host's services and implements every call and stream of the contract on top of them. */
+/**
+ * Starts the host of a home: takes the home's lock first (HomeInUseError, with nothing opened, when another host runs
+ * on it), then composes the services; the lock is released once they are disposed, or if composing them fails.
+ */
 export async function createHostServices(options: HostOptions): Promise<HostServices> {
+  const homeLock = await lockHome(options.home);
+  try {
+    const services = await composeHostServices(options);
+    return {
+      ...services,
+      async dispose() {
+        try {
+          await services.dispose();
+        } finally {
+          homeLock.release();
+        }
+      },
+    };
+  } catch (error) {
+    homeLock.release();
+    throw error;
+  }
+}
+
+/** Composes the host's services and implements every call and stream of the contract on top of them. */
+async function composeHostServices(options: HostOptions): Promise<HostServices> {
   const startedAt = Date.now();
   const db = openDatabase(databasePath(options.home));
   const owner = new DisposableStore();

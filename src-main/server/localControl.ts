@@ -29,7 +29,7 @@ export async function startLocalControl(home: string, services: HostServices): P
     });
   });
   port = (http.address() as AddressInfo).port;
-  const removeHostFile = writeHostFile(home, port, token);
+  const removeHostFile = writeHostFile(home, port, token, 'desktop app');
   return {
     port,
     async close() {

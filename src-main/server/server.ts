@@ -97,7 +97,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   port = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/?token=${token}`;
 
-  const removeHostFile = writeHostFile(options.home, port, token);
+  const removeHostFile = writeHostFile(options.home, port, token, 'omni serve');
 
   let closing: Promise<void> | undefined;
   return {

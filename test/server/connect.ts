@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -64,4 +65,93 @@ export async function hostWithWorkspace(t: { after(fn: () => unknown): void }): 
     workspace.cleanup();
   });
   return { host, client, workspace: { path: workspace.path } };
+}
+
+/** `omni serve` (the real CLI, run from source) as a process of its own, on `home`. */
+export interface HostProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  /** Set once it printed its ready line. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM (a clean stop, the lock released) or SIGKILL (a crash); resolves once the process is gone and reaped. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const omniCli = join(__dirname, '../../src-main/cli/omni.ts');
+
+/**
+ * Starts `omni serve --home <home>` in a new process (no keychain) and resolves once it is ready; rejects with its
+ * output if it exits first (see `runHostProcess` for a start that is expected to fail). In its own process group, so
+ * the test can end whatever a killed host leaves behind.
+ */
+export async function startHostProcess(home: string, timeoutMs = 60_000): Promise<HostProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', omniCli, 'serve', '--home', home, '--port', '0'], {
+    env: { ...process.env, OMNI_TEST: '1', OMNI_KEYCHAIN: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`omni serve did not print its ready line within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const check = (): void => {
+      const match = /Omniscient Shell ready at (http:\/\/\S+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]);
+    };
+    child.stdout!.on('data', check);
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`omni serve exited (code ${code}, signal ${signal}) before it was ready:\n${output}`));
+    });
+  });
+  const parsed = new URL(url);
+  return {
+    child,
+    pid: child.pid!,
+    url,
+    port: Number(parsed.port),
+    token: parsed.searchParams.get('token') ?? '',
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const result = await exited;
+      // Whatever a killed host started (a warm sandbox process) goes with it.
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // The group is empty.
+      }
+      return result;
+    },
+  };
+}
+
+/** Runs `omni serve --home <home>` expecting it to stop by itself (it does not print a ready line); kills it after `timeoutMs`. */
+export function runHostProcess(home: string, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string; pid: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', omniCli, 'serve', '--home', home, '--port', '0'], {
+    env: { ...process.env, OMNI_TEST: '1', OMNI_KEYCHAIN: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, pid: child.pid! });
+    }),
+  );
 }
