@@ -6,15 +6,14 @@ import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
 import { resolveEndpoints, type OAuthEndpoints } from './authorizationServer';
 import { ConnectionStore, type Connection } from './connectionStore';
-import type { ConnectionView, DeviceFlowStarted, DisconnectResult, FlowEvent, PkceFlowStarted, ProviderInfo, UsableCredential, VaultStatus } from './connectionTypes';
+import type { ConnectionView, DeviceFlowStarted, DisconnectResult, PkceFlowStarted, ProviderInfo, UsableCredential, VaultStatus } from './connectionTypes';
 import { CredentialHandles } from './credentialHandles';
 import type { CredentialVault } from './credentialVault';
-import { startDeviceFlow, type DeviceFlowProgress } from './deviceFlow';
-import { startPkceFlow } from './pkceFlow';
 import { API_KEY_SCOPE, isLoopbackUrl, type OAuthProvider, type Provider, type ProviderRegistry } from './providers';
 import { Secret } from './secret';
+import { SignInFlows, type SignInKind, type SignInRequest } from './signInFlows';
 import { refreshTokens, revokeToken } from './tokenGrants';
-import { ConnectionNotFoundError, CredentialRequestError, OAuthFlowError, VaultUnavailableError } from './vaultErrors';
+import { ConnectionNotFoundError, CredentialRequestError, VaultUnavailableError, type OAuthFlowError } from './vaultErrors';
 
 export type { Connection } from './connectionStore';
 export type { ConnectionView, DeviceFlowStarted, DisconnectResult, FlowEvent, PkceFlowStarted, ProviderInfo, UsableCredential, VaultStatus } from './connectionTypes';
@@ -32,11 +31,6 @@ export interface ConnectionsOptions {
   refreshMarginMs?: number;
 }
 
-interface RunningFlow {
-  controller: AbortController;
-  result: Promise<Connection>;
-}
-
 const USER = 'user';
 
 /**
@@ -49,15 +43,14 @@ export class Connections implements Disposable {
   private readonly owner = new DisposableStore();
   private readonly store: ConnectionStore;
   private readonly now: () => number;
-  private readonly flows = new Map<string, RunningFlow>();
   private readonly refreshing = new Map<string, Promise<void>>();
   private readonly endpoints = new Map<string, Promise<OAuthEndpoints>>();
   private readonly changed = this.owner.add(new Emitter<Connection>());
   /** A connection was added, refreshed, failed, revoked or disconnected. */
   readonly onDidChange = this.changed.event;
-  private readonly flowEvents = this.owner.add(new Emitter<FlowEvent>());
+  private readonly signIns: SignInFlows;
   /** Progress of device and browser flows. */
-  readonly onDidProgressFlow = this.flowEvents.event;
+  readonly onDidProgressFlow: SignInFlows['onDidProgress'];
   readonly handles: CredentialHandles;
 
   constructor(private readonly o: ConnectionsOptions) {
@@ -66,6 +59,17 @@ export class Connections implements Disposable {
     this.handles = this.owner.add(
       new CredentialHandles({ consent: o.consent, audit: (entry) => o.ledger.append(entry), findConnection: (provider, scope) => this.findConnection(provider, scope), now: this.now }),
     );
+    this.signIns = this.owner.add(
+      new SignInFlows({
+        now: this.now,
+        pkceTimeoutMs: o.pkceTimeoutMs ?? 10 * 60_000,
+        oauthProvider: (id, flow, actor) => this.oauthProvider(id, flow, actor),
+        endpointsFor: (provider, actor) => this.endpointsFor(provider, actor),
+        connect: (provider, answer, request, flow, actor) => this.connectTokens(provider, answer, request, flow, actor),
+        recordFailure: (provider, step, reason, message, actor) => this.recordFailure(provider, step, reason, message, actor),
+      }),
+    );
+    this.onDidProgressFlow = this.signIns.onDidProgress;
   }
 
   status(): VaultStatus {
@@ -111,47 +115,23 @@ export class Connections implements Disposable {
   }
 
   /** RFC 8628: returns the code to show; progress and the result come as flow events (and flowResult). */
-  async startDeviceFlow(input: { provider: string; scopes: string[]; label?: string }, actor = USER): Promise<DeviceFlowStarted> {
-    const provider = await this.oauthProvider(input.provider, 'device', actor);
-    const flowId = newId('flow');
-    const controller = new AbortController();
-    const endpoints = await this.endpointsFor(provider, actor);
-    const flow = await startDeviceFlow(endpoints, input.scopes, {
-      signal: controller.signal,
-      now: this.now,
-      onProgress: (progress: DeviceFlowProgress) => this.flowEvents.fire({ flowId, ...progress }),
-    }).catch((error: unknown) => this.failed(provider, 'device_flow', error, actor));
-    this.track(flowId, provider, controller, flow.tokens, input, 'device', actor);
-    const p = flow.prompt;
-    return { flowId, provider: provider.id, userCode: p.userCode, verificationUri: p.verificationUri, verificationUriComplete: p.verificationUriComplete, expiresAt: p.expiresAt, intervalS: p.intervalS };
+  startDeviceFlow(input: SignInRequest, actor = USER): Promise<DeviceFlowStarted> {
+    return this.signIns.startDeviceFlow(input, actor);
   }
 
   /** RFC 8252 + PKCE: returns the URL to open in the system browser; the loopback listener waits for its answer. */
-  async startPkce(input: { provider: string; scopes: string[]; label?: string }, actor = USER): Promise<PkceFlowStarted> {
-    const provider = await this.oauthProvider(input.provider, 'pkce', actor);
-    const flowId = newId('flow');
-    const controller = new AbortController();
-    const endpoints = await this.endpointsFor(provider, actor);
-    const flow = await startPkceFlow(endpoints, input.scopes, { signal: controller.signal, timeoutMs: this.o.pkceTimeoutMs ?? 10 * 60_000 }).catch((error: unknown) =>
-      this.failed(provider, 'pkce', error, actor),
-    );
-    this.track(flowId, provider, controller, flow.tokens, input, 'pkce', actor);
-    return { flowId, provider: provider.id, authorizeUrl: flow.authorizeUrl, redirectUri: flow.redirectUri, expiresAt: flow.expiresAt };
+  startPkce(input: SignInRequest, actor = USER): Promise<PkceFlowStarted> {
+    return this.signIns.startPkce(input, actor);
   }
 
   /** The connection a flow ends in (in-process callers and tests; the view listens to onDidProgressFlow). */
   flowResult(flowId: string): Promise<Connection> {
-    const flow = this.flows.get(flowId);
-    if (!flow) return Promise.reject(new CredentialRequestError(`there is no running flow "${flowId}"`));
-    return flow.result;
+    return this.signIns.result(flowId);
   }
 
   /** Stops a device flow's polling or a browser flow's listener. False when it had already ended. */
   cancelFlow(flowId: string): boolean {
-    const flow = this.flows.get(flowId);
-    if (!flow) return false;
-    flow.controller.abort();
-    return true;
+    return this.signIns.cancel(flowId);
   }
 
   /**
@@ -226,7 +206,6 @@ export class Connections implements Disposable {
   }
 
   dispose(): void {
-    for (const flow of this.flows.values()) flow.controller.abort();
     this.owner.dispose();
   }
 
@@ -244,7 +223,7 @@ export class Connections implements Disposable {
     return this.store.list().find((c) => c.provider === providerId && c.status === 'connected' && c.scopes.some((s) => names.has(s))) ?? null;
   }
 
-  private async oauthProvider(id: string, flow: 'device' | 'pkce', actor: string): Promise<OAuthProvider> {
+  private async oauthProvider(id: string, flow: SignInKind, actor: string): Promise<OAuthProvider> {
     const provider = this.o.providers.getOAuth(id);
     if (!provider.flows.includes(flow)) throw new CredentialRequestError(`${provider.name} does not offer the ${flow === 'device' ? 'device flow' : 'browser sign-in'}`);
     await this.requireVault(provider, actor);
@@ -275,40 +254,14 @@ export class Connections implements Disposable {
     return found;
   }
 
-  private track(
-    flowId: string,
-    provider: OAuthProvider,
-    controller: AbortController,
-    tokens: Promise<oauth.TokenEndpointResponse>,
-    input: { scopes: string[]; label?: string },
-    flow: 'device' | 'pkce',
-    actor: string,
-  ): void {
-    const result = tokens
-      .then((answer) =>
-        this.connect(
-          provider,
-          { kind: 'oauth', accessToken: new Secret(answer.access_token), refreshToken: answer.refresh_token ? new Secret(answer.refresh_token) : null, tokenType: answer.token_type },
-          { scopes: grantedScopes(answer, provider, input.scopes), expiresAt: expiryOf(answer, this.now()), baseUrl: null, label: input.label, flow },
-          actor,
-        ),
-      )
-      .then(
-        (connection) => {
-          this.flowEvents.fire({ flowId, kind: 'connected', connectionId: connection.id });
-          return connection;
-        },
-        (error: unknown) => {
-          const reason = error instanceof OAuthFlowError ? error.reason : 'failed';
-          if (reason === 'cancelled') this.flowEvents.fire({ flowId, kind: 'cancelled' });
-          else this.flowEvents.fire({ flowId, kind: 'failed', reason, message: (error as Error).message });
-          this.recordFailure(provider.id, flow, reason, (error as Error).message, actor);
-          throw error;
-        },
-      )
-      .finally(() => this.flows.delete(flowId));
-    result.catch(() => {});
-    this.flows.set(flowId, { controller, result });
+  /** What a finished sign-in got, stored as a connection. */
+  private connectTokens(provider: OAuthProvider, answer: oauth.TokenEndpointResponse, request: SignInRequest, flow: SignInKind, actor: string): Promise<Connection> {
+    return this.connect(
+      provider,
+      { kind: 'oauth', accessToken: new Secret(answer.access_token), refreshToken: answer.refresh_token ? new Secret(answer.refresh_token) : null, tokenType: answer.token_type },
+      { scopes: grantedScopes(answer, provider, request.scopes), expiresAt: expiryOf(answer, this.now()), baseUrl: null, label: request.label, flow },
+      actor,
+    );
   }
 
   /** Keychain first: when it fails, no row and no ledger entry claim a connection exists. */
@@ -413,11 +366,6 @@ export class Connections implements Disposable {
 
   private recordFailure(provider: string, step: string, reason: string, message: string, actor: string, connectionId: string | null = null): void {
     this.o.ledger.append({ type: 'credential.fail', actor, payload: { provider, step, reason, message, connectionId } });
-  }
-
-  private failed(provider: Provider, step: string, error: unknown, actor: string): never {
-    this.recordFailure(provider.id, step, error instanceof OAuthFlowError ? error.reason : 'failed', (error as Error).message, actor);
-    throw error;
   }
 }
 
