@@ -124,6 +124,21 @@ test('a host killed with SIGKILL leaves a lock that does not block: the next hos
   current = undefined;
 });
 
+test('two hosts started at the same moment on a fresh home: exactly one runs, the other exits 5 naming it', { timeout: 180_000 }, async (t) => {
+  const home = tempDir('one-host-race');
+  const started = await Promise.allSettled([startHostProcess(home.path), startHostProcess(home.path)]);
+  const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  t.after(async () => {
+    await Promise.all(running.map((host) => host.stop()));
+    home.cleanup();
+  });
+  assert.equal(running.length, 1, started.map((result) => (result.status === 'rejected' ? String(result.reason) : 'ready')).join('\n'));
+  const refused = started.find((result) => result.status === 'rejected');
+  assert.match(String(refused?.reason), /exited \(code 5, signal null\)/);
+  // The winner may not have written host.json yet: then the message names its pid alone.
+  assert.match(String(refused?.reason), new RegExp(`Another Omniscient Shell host \\(pid ${running[0].pid}[,)]`));
+});
+
 test('two hosts on two different homes run side by side', { timeout: 180_000 }, async (t) => {
   const homes = [tempDir('one-host-a'), tempDir('one-host-b')];
   const hosts: HostProcess[] = [];
