@@ -3,7 +3,7 @@
 // the next; different homes run side by side; a reused pid is not taken for the dead host.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
@@ -199,6 +199,18 @@ test('a lock naming a live pid that started at another time (a reused pid) is ta
     assert.match(error.message, new RegExp(`if it does not, delete ${lockFile}`));
     return true;
   });
+});
+
+test('a lock file damaged by hand (not JSON) does not block a start for good: it is taken over', async (t) => {
+  const home = tempDir('one-host-damaged');
+  t.after(home.cleanup);
+  const lockFile = homeLockPath(home.path);
+  writeFileSync(lockFile, 'not a lock');
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(lockFile, past, past);
+  const taken = await lockHome(home.path);
+  assert.equal((JSON.parse(readFileSync(lockFile, 'utf8')) as { pid: number }).pid, process.pid);
+  taken.release();
 });
 
 test('in one process too: a second createHostServices on the home is refused before it opens anything, and dispose releases the home', { timeout: 60_000 }, async (t) => {
