@@ -24,6 +24,16 @@ test.describe('terminal cards', () => {
     await saveScreenshot(page, 'session-terminal-dark');
   });
 
+  test('output in UTF-8 beyond ASCII (accents, CJK, emoji) shows as the program wrote it', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('utf8'), 'UTF-8');
+    const card = await openTerminal(page);
+    // Octal escapes, so what crosses the pty is the program's own UTF-8 bytes, not what the keyboard typed.
+    await runInTerminal(page, card, "printf 'out: caf\\303\\251 \\346\\227\\245\\346\\234\\254 \\360\\237\\231\\202 end\\n'");
+    await expect.poll(() => terminalText(card)).toMatch(/^out: café 日本 🙂 ?end$/m);
+  });
+
   test('a flood of output arrives complete under flow control', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);

@@ -52,6 +52,38 @@ export function decodeText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
+/**
+ * The UTF-16 length of the text `bytes` encode: what `decodeText(bytes).length` would be, without building the
+ * string. The host weighs a text item by its string's length, so a consumer that keeps the bytes (xterm parses UTF-8
+ * itself) returns exactly that credit. Every byte but a continuation byte (10xxxxxx) starts a character; a four-byte
+ * one (11110xxx) is a surrogate pair in UTF-16. Exact for what encodeTextItem writes (always valid UTF-8).
+ */
+export function utf16Length(bytes: Uint8Array): number {
+  const end = bytes.length;
+  let length = end;
+  // Mostly ASCII: look at four bytes at a time (aligned words) and only at those with a high bit set.
+  const head = Math.min(end, (4 - (bytes.byteOffset % 4)) % 4);
+  const wordCount = (end - head) >>> 2;
+  for (let i = 0; i < head; i++) length += utf16Adjustment(bytes[i]);
+  if (wordCount > 0) {
+    const words = new Uint32Array(bytes.buffer, bytes.byteOffset + head, wordCount);
+    for (let w = 0; w < wordCount; w++) {
+      if ((words[w] & 0x8080_8080) === 0) continue;
+      const at = head + w * 4;
+      length += utf16Adjustment(bytes[at]) + utf16Adjustment(bytes[at + 1]) + utf16Adjustment(bytes[at + 2]) + utf16Adjustment(bytes[at + 3]);
+    }
+  }
+  for (let i = head + wordCount * 4; i < end; i++) length += utf16Adjustment(bytes[i]);
+  return length;
+}
+
+/** -1 for a continuation byte (no character of its own), +1 for a four-byte lead (two UTF-16 units), else 0. */
+function utf16Adjustment(byte: number): number {
+  if (byte < 0x80) return 0;
+  if (byte < 0xc0) return -1;
+  return byte >= 0xf0 ? 1 : 0;
+}
+
 export interface BinaryItem {
   id: number;
   bytes: Uint8Array;

@@ -1,7 +1,7 @@
 import type { CallNames, CallReq, CallRes, ContractMap, StreamItem, StreamKey, StreamNames } from '../contract/define';
 import { RpcError } from '../contract/errors';
 import { DisposableStore, type Disposable } from './disposable';
-import { decodeText, readBinaryItem } from './binaryFrame';
+import { decodeText, readBinaryItem, utf16Length } from './binaryFrame';
 import { ServerFrame } from './frames';
 import type { Transport } from './transport';
 
@@ -21,6 +21,12 @@ export interface Subscription extends Disposable {
 
 interface StreamHandlers<T> {
   onItem(item: T): void;
+  /**
+   * For a stream whose contract declares a text form: items that arrive as raw UTF-8 come here as those bytes,
+   * undecoded, with their weight (the length of the text they encode, as the host counted it), instead of through
+   * `onItem`. For a consumer that reads UTF-8 itself (xterm.js): decoding into a string first only costs it time.
+   */
+  onTextBytes?(bytes: Uint8Array, weight: number): void;
   onEnd?(error?: RpcError): void;
 }
 
@@ -166,9 +172,17 @@ export class RpcClient<C extends ContractMap> implements Disposable {
   /** A stream item sent as bytes: only streams whose contract declares a text form may arrive this way. */
   private receiveBinary(raw: unknown): void {
     const binary = readBinaryItem(raw);
-    const fromText = binary && this.streams.get(binary.id)?.fromText;
-    if (!binary || !fromText) return; // Same policy as for malformed text frames: ignore rather than crash.
-    this.deliver(binary.id, fromText(decodeText(binary.bytes)));
+    const open = binary && this.streams.get(binary.id);
+    if (!binary || !open?.fromText) return; // Same policy as for malformed text frames: ignore rather than crash.
+    const { onTextBytes } = open.handlers;
+    if (!onTextBytes) {
+      this.deliver(binary.id, open.fromText(decodeText(binary.bytes)));
+      return;
+    }
+    const weight = utf16Length(binary.bytes);
+    open.unprocessed += weight;
+    onTextBytes(binary.bytes, weight);
+    if (!open.manualAck) this.ack(binary.id, weight);
   }
 
   private deliver(id: number, rawItem: unknown): void {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { z } from 'zod';
 import { stream, type TextForm } from '../../src-preload/contract';
 import { BINARY_ITEM, createMemoryTransportPair, readBinaryItem, RpcClient, RpcServer, type Handlers } from '../../src-preload/rpc';
-import { decodeText, encodeTextItem } from '../../src-preload/rpc/binaryFrame';
+import { decodeText, encodeTextItem, utf16Length } from '../../src-preload/rpc/binaryFrame';
 
 const Chunk = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
@@ -95,4 +95,52 @@ test('each encoded frame keeps its own bytes: later items (smaller, larger, huge
     assert.equal(decodeText(item.bytes), texts[i], `frame ${i + 1}`);
     assert.equal(frame.byteLength, 5 + Buffer.byteLength(texts[i]), `frame ${i + 1} is exactly header + UTF-8`);
   });
+});
+
+test('a subscriber that reads UTF-8 itself gets text items as their bytes, weighed as the host weighed the text', async () => {
+  const { client } = connect();
+  // Escapes, two- and three-byte characters, emoji (a surrogate pair: two units), a lone surrogate (sent as U+FFFD,
+  // still one unit), and a long ASCII run whose words land on every alignment.
+  const texts = ['\x1b[31mred\x1b[0m\r\n', 'ü€ 日本語', '😀 ok 🙂', 'lone \ud800 surrogate', 'a'.repeat(100_003), ''];
+  const items: Chunk[] = [...texts.map((text): Chunk => ({ kind: 'text', text })), { kind: 'done', code: 0 }];
+  const got: { bytes: Uint8Array; weight: number }[] = [];
+  const asItems: Chunk[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const subscription = client.subscribe(
+      'out.stream',
+      { items },
+      {
+        onItem: (chunk) => asItems.push(chunk),
+        onTextBytes: (bytes, weight) => {
+          got.push({ bytes: bytes.slice(), weight });
+          subscription.ack(weight);
+        },
+        onEnd: (e) => (e ? reject(e) : resolve()),
+      },
+      // Less credit than the stream's total: it completes only if every returned weight is what the host counted.
+      { credit: 1000, manualAck: true },
+    );
+  });
+  assert.deepEqual(asItems, [{ kind: 'done', code: 0 }], 'only the non-text item comes through onItem');
+  assert.deepEqual(
+    got.map(({ bytes }) => decodeText(bytes)),
+    texts.map((text) => text.replace('\ud800', '\ufffd')),
+  );
+  assert.deepEqual(
+    got.map(({ weight }) => weight),
+    texts.map((text) => text.length),
+  );
+});
+
+test('utf16Length counts what decoding would give, for long and short text at any offset into a frame', () => {
+  const encoder = new TextEncoder();
+  const texts = ['', 'a', 'é', '€', '😀', 'a😀', 'ab€', `${'x'.repeat(37)}é€😀\r\n${'y'.repeat(41)}語`];
+  for (const text of texts) {
+    const bytes = encoder.encode(text);
+    for (let offset = 0; offset < 8; offset++) {
+      const frame = new Uint8Array(offset + bytes.length + 3);
+      frame.set(bytes, offset);
+      assert.equal(utf16Length(frame.subarray(offset, offset + bytes.length)), text.length, `${JSON.stringify(text.slice(0, 12))} at byte ${offset}`);
+    }
+  }
 });

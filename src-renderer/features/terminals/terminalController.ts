@@ -59,6 +59,8 @@ export class TerminalController implements Disposable {
       { id: this.id },
       {
         onItem: (event) => this.receive(event, subscription),
+        // Output arrives as UTF-8 and goes to xterm as such (the exit notice still comes through onItem).
+        onTextBytes: (bytes, characters) => this.screen.writeUtf8Acked(bytes, subscription, characters),
         onEnd: (error) => this.ended(client, error),
       },
       { credit: SCREEN_OUTPUT_CREDIT, manualAck: true },

@@ -92,6 +92,17 @@ export class XtermScreen implements Disposable {
     });
   }
 
+  /**
+   * The same for output still in its UTF-8 bytes, `characters` long once decoded (its credit): xterm decodes UTF-8
+   * itself, faster than a TextDecoder into a string it would then convert again.
+   */
+  writeUtf8Acked(bytes: Uint8Array, subscription: Subscription, characters: number): void {
+    this.term.write(bytes, () => {
+      subscription.ack(characters);
+      terminalStats(this.statsId).bytesParsed += characters;
+    });
+  }
+
   /** Clears screen and scrollback (RIS), queued behind pending writes, before a stream replays from its start. */
   reset(): void {
     this.term.write('\x1bc');
