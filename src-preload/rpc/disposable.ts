@@ -55,6 +55,13 @@ export class Emitter<T> implements Disposable {
   };
 
   fire(value: T): void {
+    // Hot paths (every ledger entry, every terminal chunk) fire to no listener or to one: no snapshot array then.
+    // With more, a snapshot, so a listener added or removed while firing does not change who hears this value.
+    const count = this.listeners.size;
+    if (count === 0) return;
+    if (count === 1) {
+      for (const listener of this.listeners) return listener(value);
+    }
     for (const listener of [...this.listeners]) listener(value);
   }
 

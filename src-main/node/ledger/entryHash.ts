@@ -169,3 +169,74 @@ export function entryHash(fields: ChainFields): Buffer {
   buffer.set(fields.prevHash, at + 32);
   return sha256(preimage(buffer, at + 64));
 }
+
+/**
+ * What the ledger's writer stores for one entry, laid out as one 112-byte row in a shared pool:
+ *   bytes 0–31 payload_commit · 32–63 prev_hash · 64–95 entry_hash · 96–111 salt
+ * The row is bound to its INSERT once per column and SQLite cuts the columns out with substr(); the chain and the
+ * stored bytes are exactly those of payloadCommit() and entryHash() above (a test compares them). Why: a Buffer view
+ * per blob cost about 0.1 µs each to create, three per entry, and binding one row four times is cheaper in SQLite
+ * than binding four views (measured: a batched append went from about 7.4 to 6.9 µs of CPU per entry).
+ */
+export const CHAINED_ROW_BYTES = 112;
+export const ROW_COMMIT_AT = 0;
+export const ROW_PREV_AT = 32;
+export const ROW_HASH_AT = 64;
+export const ROW_SALT_AT = 96;
+
+/** 585 rows per pool: a new pool when one is full, never a reused one (queued rows are views into it). */
+const ROW_POOL_BYTES = CHAINED_ROW_BYTES * 585;
+let rowPool = Buffer.allocUnsafeSlow(ROW_POOL_BYTES);
+let rowPoolOffset = 0;
+
+/** Copies a binary ('latin1') digest string into `target` at `at`. */
+function copyDigest(digest: string, target: Buffer, at: number): void {
+  for (let i = 0; i < 32; i++) target[at + i] = digest.charCodeAt(i);
+}
+
+/**
+ * Chains one entry after the hash found at `prev[prevAt..prevAt+32]`: draws a fresh salt, commits to the payload and
+ * hashes the entry, all into a new row (see CHAINED_ROW_BYTES). The payload is its canonical JSON.
+ */
+export function chainRow(seq: number, ts: number, type: string, actor: string, sessionId: string | null, canonicalPayload: string, prev: Buffer, prevAt: number): Buffer {
+  if (rowPoolOffset + CHAINED_ROW_BYTES > ROW_POOL_BYTES) {
+    rowPool = Buffer.allocUnsafeSlow(ROW_POOL_BYTES);
+    rowPoolOffset = 0;
+  }
+  const row = rowPool;
+  const at = rowPoolOffset;
+  rowPoolOffset += CHAINED_ROW_BYTES;
+  if (saltPoolOffset + SALT_BYTES > saltPool.length) {
+    saltPool = randomBytes(SALT_POOL_SIZE);
+    saltPoolOffset = 0;
+  }
+  // payload_commit = SHA-256(salt ‖ UTF-8(payload)); the salt goes into the preimage and the row.
+  const commitInput = preimageBuffer(SALT_BYTES + maxUtf8Bytes(canonicalPayload));
+  for (let i = 0; i < SALT_BYTES; i++) {
+    const byte = saltPool[saltPoolOffset + i];
+    commitInput[i] = byte;
+    row[at + ROW_SALT_AT + i] = byte;
+  }
+  saltPoolOffset += SALT_BYTES;
+  const commitSize = SALT_BYTES + commitInput.write(canonicalPayload, SALT_BYTES, 'utf8');
+  copyDigest(oneShotHash('sha256', preimage(commitInput, commitSize), 'binary'), row, at + ROW_COMMIT_AT);
+  for (let i = 0; i < 32; i++) row[at + ROW_PREV_AT + i] = prev[prevAt + i];
+  // entry_hash over the fields, then payload_commit ‖ prev_hash, which lie side by side in the row.
+  const maxSize = DOMAIN_TAG.length + 16 + 4 + maxUtf8Bytes(type) + 4 + maxUtf8Bytes(actor) + 1 + (sessionId === null ? 0 : 4 + maxUtf8Bytes(sessionId)) + 64;
+  const buffer = preimageBuffer(maxSize);
+  buffer.set(DOMAIN_TAG, 0);
+  let end = DOMAIN_TAG.length;
+  writeInt64BE(buffer, seq, end);
+  writeInt64BE(buffer, ts, end + 8);
+  end = writeLengthPrefixed(buffer, type, end + 16);
+  end = writeLengthPrefixed(buffer, actor, end);
+  if (sessionId === null) {
+    end = buffer.writeUInt8(0, end);
+  } else {
+    end = buffer.writeUInt8(1, end);
+    end = writeLengthPrefixed(buffer, sessionId, end);
+  }
+  for (let i = 0; i < 64; i++) buffer[end + i] = row[at + i];
+  copyDigest(oneShotHash('sha256', preimage(buffer, end + 64), 'binary'), row, at + ROW_HASH_AT);
+  return row.subarray(at, at + CHAINED_ROW_BYTES);
+}

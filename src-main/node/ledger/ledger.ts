@@ -4,7 +4,7 @@ import type { Database } from '../store/database';
 import type { Keychain } from '../vault/keychain';
 import { canonicalJson } from './canonicalJson';
 import { CheckpointWriter } from './checkpointWriter';
-import { entryHash, GENESIS_HASH, newSalt, payloadCommit } from './entryHash';
+import { chainRow, GENESIS_HASH, ROW_COMMIT_AT, ROW_HASH_AT, ROW_PREV_AT, ROW_SALT_AT, SALT_BYTES } from './entryHash';
 import type { LedgerSigningKey } from './ledgerSigningKey';
 
 export interface LedgerAppend {
@@ -41,12 +41,12 @@ interface Row {
 /** An entry chained in memory, waiting for its batch to be written. */
 interface PendingEntry {
   entry: LedgerEntry;
-  payloadCommit: Buffer;
-  prevHash: Buffer;
-  entryHash: Buffer;
+  /** payload_commit ‖ prev_hash ‖ entry_hash ‖ salt (entryHash.ts, CHAINED_ROW_BYTES). */
+  row: Buffer;
   payload: string;
-  salt: Buffer;
 }
+
+const hashOf = (queued: PendingEntry): Buffer => queued.row.subarray(ROW_HASH_AT, ROW_HASH_AT + 32);
 
 const toEntry = (row: Row): LedgerEntry => ({
   seq: row.seq,
@@ -94,9 +94,13 @@ export class Ledger {
   private readonly checkpointEvery: number;
   private readonly onError: (error: unknown) => void;
   private pending: PendingEntry[] = [];
-  /** The newest entry, queued or written (two fields, not an object: one object fewer per append). */
+  /**
+   * The newest entry, queued or written: its seq, and its hash as the 32 bytes at `headHashAt` in `headHashIn` (a
+   * queued entry's row, or a hash read from the table) — fields, not an object, and no view of its own per append.
+   */
   private headSeq: number;
-  private headHash: Buffer;
+  private headHashIn: Buffer;
+  private headHashAt = 0;
   /** The newest written entry. */
   private committedHead: { seq: number; hash: Buffer };
   private flushScheduled = false;
@@ -113,8 +117,10 @@ export class Ledger {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.checkpointEvery = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
     this.onError = options.onError ?? ((error) => console.error('[ledger]', error));
+    // The row (chainRow) is bound once per blob column and cut up by SQLite: substr() of a blob counts bytes and gives a blob.
     this.insert = db.prepare(
-      'INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt)
+       VALUES (?, ?, ?, ?, ?, substr(?, ${ROW_COMMIT_AT + 1}, 32), substr(?, ${ROW_PREV_AT + 1}, 32), substr(?, ${ROW_HASH_AT + 1}, 32), ?, substr(?, ${ROW_SALT_AT + 1}, ${SALT_BYTES}))`,
     );
     this.workThenPending = db.transaction((work: () => unknown) => {
       const value = work();
@@ -125,12 +131,12 @@ export class Ledger {
     const row = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get();
     this.committedHead = row ? { seq: row.seq, hash: row.entry_hash } : { seq: 0, hash: GENESIS_HASH };
     this.headSeq = this.committedHead.seq;
-    this.headHash = this.committedHead.hash;
+    this.headHashIn = this.committedHead.hash;
   }
 
   /** The number of entries (queued ones included) and the hash of the last one. */
   get headInfo(): { size: number; hash: string } {
-    return { size: this.headSeq, hash: this.headHash.toString('hex') };
+    return { size: this.headSeq, hash: this.headHashIn.toString('hex', this.headHashAt, this.headHashAt + 32) };
   }
 
   /** The ledger's identity, the hash of its first entry (hex), or null while it is empty. */
@@ -174,14 +180,16 @@ export class Ledger {
     if (this.inTransact || this.db.inTransaction) throw new Error('ledger.transact cannot be nested in another transaction');
     const queuedBefore = this.pending.length;
     const headSeqBefore = this.headSeq;
-    const headHashBefore = this.headHash;
+    const headHashInBefore = this.headHashIn;
+    const headHashAtBefore = this.headHashAt;
     this.inTransact = true;
     try {
       return this.writeTransaction(work);
     } catch (error) {
       this.pending.length = queuedBefore;
       this.headSeq = headSeqBefore;
-      this.headHash = headHashBefore;
+      this.headHashIn = headHashInBefore;
+      this.headHashAt = headHashAtBefore;
       throw error;
     } finally {
       this.inTransact = false;
@@ -246,21 +254,12 @@ export class Ledger {
     const ts = this.now();
     const sessionId = event.sessionId ?? null;
     const seq = this.headSeq + 1;
-    const salt = newSalt();
-    const commit = payloadCommit(salt, payload);
-    const prevHash = this.headHash;
-    const hash = entryHash({ seq, ts, type: event.type, actor: event.actor, sessionId, payloadCommit: commit, prevHash });
-    const queued: PendingEntry = {
-      entry: { seq, ts, type: event.type, actor: event.actor, sessionId, payload: scrubbed },
-      payloadCommit: commit,
-      prevHash,
-      entryHash: hash,
-      payload,
-      salt,
-    };
+    const row = chainRow(seq, ts, event.type, event.actor, sessionId, payload, this.headHashIn, this.headHashAt);
+    const queued: PendingEntry = { entry: { seq, ts, type: event.type, actor: event.actor, sessionId, payload: scrubbed }, row, payload };
     this.pending.push(queued);
     this.headSeq = seq;
-    this.headHash = hash;
+    this.headHashIn = row;
+    this.headHashAt = ROW_HASH_AT;
     return queued;
   }
 
@@ -295,13 +294,13 @@ export class Ledger {
   private writePending(): void {
     const pending = this.pending;
     for (const queued of pending) {
-      const { entry } = queued;
-      this.insert.run(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, queued.payloadCommit, queued.prevHash, queued.entryHash, queued.payload, queued.salt);
+      const { entry, row } = queued;
+      this.insert.run(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, row, row, row, queued.payload, row);
     }
     if (!this.checkpoints) return;
     // Checkpoints after the rows they cover: the table refuses a checkpoint ahead of the ledger.
     for (const queued of pending) {
-      if (queued.entry.seq % this.checkpointEvery === 0) this.checkpoints.sign(queued.entry.seq, queued.entryHash, queued.entry.ts);
+      if (queued.entry.seq % this.checkpointEvery === 0) this.checkpoints.sign(queued.entry.seq, hashOf(queued), queued.entry.ts);
     }
   }
 
@@ -311,7 +310,7 @@ export class Ledger {
     this.pending = [];
     if (written.length > 0) {
       const last = written[written.length - 1];
-      this.committedHead = { seq: last.entry.seq, hash: last.entryHash };
+      this.committedHead = { seq: last.entry.seq, hash: hashOf(last) };
     }
     this.checkpoints?.settle(true);
     for (const queued of written) this.appended.fire(queued.entry);

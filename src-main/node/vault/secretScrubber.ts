@@ -190,7 +190,8 @@ const MARKER = /^\[REDACTED:[a-z-]+\]$/;
 /** A credential-named member with a value to hide (not empty, not already a marker). */
 function isSecretField(name: string, value: unknown): boolean {
   if (typeof value === 'number') return isSecretFieldName(name);
-  return typeof value === 'string' && value !== '' && !MARKER.test(value) && isSecretFieldName(name);
+  // The name first: a cached lookup, where the marker test is a regular expression run on every string member.
+  return typeof value === 'string' && value !== '' && isSecretFieldName(name) && !MARKER.test(value);
 }
 
 /** Plain assignment would make a member named "__proto__" the copy's prototype instead of a member. */
