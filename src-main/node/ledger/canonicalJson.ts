@@ -50,10 +50,26 @@ function pathText(innermostFirst: readonly (string | number)[]): string {
 // eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/**
+ * Strings up to this long are searched a character at a time rather than by NEEDS_CARE: most payload strings are
+ * short (ids, names, flags), and for them a call into the regular expression engine cost more than the loop.
+ */
+const SHORT_STRING_CHARS = 32;
+
+function needsCare(value: string): boolean {
+  const length = value.length;
+  if (length > SHORT_STRING_CHARS) return NEEDS_CARE.test(value);
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return true;
+  }
+  return false;
+}
+
 function encodeString(value: string): string {
   // Nearly every string (keys, paths, ids, commands) holds none of them and is written as it is between quotes:
   // one search instead of a well-formedness check plus a JSON.stringify call, which took twice as long.
-  if (!NEEDS_CARE.test(value)) return `"${value}"`;
+  if (!needsCare(value)) return `"${value}"`;
   // isWellFormed (ES2024, in Node 20; not yet in this project's TypeScript lib): false exactly when the string
   // holds a lone surrogate. Much cheaper than a regular expression over every string.
   if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) throw new Refusal('a string with a lone surrogate');
