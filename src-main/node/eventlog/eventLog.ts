@@ -25,6 +25,11 @@ export interface EventLogOptions {
    * replay then reports the gap it leaves.
    */
   onWriteError?: (error: Error, events: number) => void;
+  /**
+   * How far (characters) the writer thread, which runs at a lower priority than the host's, may fall behind during a
+   * flood before appends wait for it (default 32 Mi): bounds the memory the backlog holds and what a crash loses.
+   */
+  maxWriterBacklogChars?: number;
 }
 
 export class EventLogClosedError extends Error {
@@ -60,14 +65,18 @@ const reportToStderr = (error: Error, events: number) =>
  * Writing: output is held in memory and handed to a writer thread (EventRowWriter) in batches, at most
  * `flushDelayMs` later or as soon as `flushChars` are pending; each batch is one transaction there, so a terminal
  * flooding 30+ MB/s costs the host's thread neither a SQLite write per chunk nor the writes (nor the secret
- * scrubbing) themselves. Output
+ * scrubbing) themselves. The writer thread runs at a lower priority than the host's: during a flood on a machine
+ * short of cores it lets the pty → renderer path go first and falls behind, by at most `maxWriterBacklogChars`
+ * (then appends wait for it), catching up once the flood is over. Output
  * chunks of one stream (kind + subject) that follow each other in a session become one row of up to `maxRowChars`.
- * A `durable` append (state changes: a session renamed) returns only once it is committed.
+ * A `durable` append (state changes: a session renamed) returns only once it is committed (after the writer's
+ * backlog, so during a flood it may wait for that).
  *
  * Durability (the database runs WAL with synchronous=NORMAL):
  * - clean shutdown (dispose): nothing is lost;
  * - the host process killed or crashing: output of the last `flushDelayMs` (at most `flushChars` of it) plus the
- *   batches the writer had not committed yet (a few ms of work) is lost; durable events are lost only if the
+ *   batches the writer had not committed yet is lost: a few ms of work when it keeps up, at most
+ *   `maxWriterBacklogChars` of output during a flood; durable events are lost only if the
  *   process dies between the service's own commit and the event's, which run back to back in one call;
  * - power loss or an OS crash: additionally the transactions committed since the last WAL sync; the database is
  *   never corrupted (SQLite's guarantee for WAL + NORMAL).
@@ -101,7 +110,7 @@ export class EventLog implements Disposable {
     this.flushChars = options.flushChars ?? 1024 * 1024;
     this.maxRowChars = options.maxRowChars ?? 256 * 1024;
     this.selectHead = db.prepare<[string], { head: number | null }>('SELECT max(seq) AS head FROM event_log WHERE session_id = ?');
-    this.writer = new EventRowWriter(db, options.secrets ?? new SecretRegistry(), options.onWriteError ?? reportToStderr);
+    this.writer = new EventRowWriter(db, options.secrets ?? new SecretRegistry(), options.onWriteError ?? reportToStderr, options.maxWriterBacklogChars);
   }
 
   /**
@@ -166,6 +175,11 @@ export class EventLog implements Disposable {
     this.flush();
     this.writer.drain();
     return readSessionEvents(this.db, sessionId, range);
+  }
+
+  /** Characters handed to the writer thread and not committed yet (what a crash now would lose besides the pending). */
+  get writerBacklogChars(): number {
+    return this.writer.backlogChars;
   }
 
   /** Waits (blocking, bounded) until everything appended so far is committed. */

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { loadNative } from '../base/native';
+import { lowerThisThreadPriority } from '../base/threadPriority';
 import { Secret } from '../vault/secret';
 import { SecretRegistry } from '../vault/secretRegistry';
 import { SecretScrubber } from '../vault/secretScrubber';
@@ -11,7 +12,15 @@ import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, 
 const ATTEMPTS = 5;
 const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
 
+/**
+ * How much kinder than the host's own threads this one runs. Storing output is never what the user is waiting for,
+ * while showing it is: during a flood on a machine short of cores, the pty → host → renderer path gets the cores
+ * first and the writer catches up in the time left (EventRowWriter bounds how far behind it may fall).
+ */
+const WRITER_NICE_STEPS = 10;
+
 function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
+  lowerThisThreadPriority(WRITER_NICE_STEPS);
   const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
   const db = new Sqlite(setup.file, { timeout: 5000 });
   db.pragma('synchronous = NORMAL');

@@ -8,6 +8,9 @@ import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, 
 
 export type { EventRow } from './eventRowProtocol';
 
+/** How far (characters of output) the writer thread may fall behind before the host's thread waits for it. */
+export const DEFAULT_MAX_BACKLOG_CHARS = 32 * 1024 * 1024;
+
 /** The worker's script: the bundle next to this one in a build, the TypeScript source under tsx (tests, dev). */
 function workerScript(): string | null {
   for (const name of ['eventLogWriterWorker.cjs', 'eventLogWriterWorker.js', 'eventLogWriterWorker.ts']) {
@@ -29,7 +32,8 @@ function startWorker(script: string, setup: WriterSetup): Worker {
  * neither the secret scrubbing of output, nor the transactions, nor the WAL checkpoints a flood of terminal output
  * brings (each one an fsync) run on the host's event loop. Batches commit in the order given, each whole or not at
  * all. `drain()` waits (blocking, bounded) until every batch given so far has finished: what readers and durable
- * appends need.
+ * appends need. The worker runs at a lower priority than the host's thread (eventLogWriterWorker.ts); `write()`
+ * waits for it once it is more than `maxBacklogChars` behind.
  *
  * Output is scrubbed of the registered secrets and of token shapes before it is stored (secrets never reach the
  * disk). Where no worker can run (an in-memory database, a worker that fails to start or dies) rows are scrubbed
@@ -41,7 +45,9 @@ export class EventRowWriter {
   private readonly done = new Int32Array(new SharedArrayBuffer(4));
   private posted = 0;
   /** Batches given to the worker and not yet finished, kept to be written here should the worker die. */
-  private inflight: { id: number; rows: EventRow[] }[] = [];
+  private inflight: { id: number; rows: EventRow[]; chars: number }[] = [];
+  /** Characters of output and payloads in `inflight`. */
+  private inflightChars = 0;
   /** The registry generation the worker last heard of. */
   private sentGeneration = -1;
   private readonly scrubber: SecretScrubber;
@@ -51,6 +57,7 @@ export class EventRowWriter {
     private readonly db: Database,
     private readonly secrets: SecretRegistry,
     private readonly onError: (error: Error, rows: number) => void,
+    private readonly maxBacklogChars = DEFAULT_MAX_BACKLOG_CHARS,
   ) {
     this.scrubber = new SecretScrubber(secrets);
     const insert = db.prepare(INSERT_EVENT_ROW.replace('INSERT', 'INSERT OR IGNORE'));
@@ -93,8 +100,31 @@ export class EventRowWriter {
       batch.secrets = this.secrets.values();
       this.sentGeneration = this.secrets.generation;
     }
-    this.inflight.push({ id: batch.id, rows });
+    const chars = rows.reduce((sum, r) => sum + (r.data?.length ?? r.payload?.length ?? 0), 0);
+    this.inflight.push({ id: batch.id, rows, chars });
+    this.inflightChars += chars;
     this.worker.postMessage(batch);
+    if (this.inflightChars > this.maxBacklogChars) this.waitUntilBacklogBelow(this.maxBacklogChars / 2);
+  }
+
+  /** Characters handed to the writer thread that it has not finished yet. */
+  get backlogChars(): number {
+    this.prune();
+    return this.inflightChars;
+  }
+
+  /**
+   * The writer runs at a lower priority than the host's thread and can fall behind during a flood; past
+   * `maxBacklogChars` the host's thread waits here (not reading from any pty meanwhile, so the flood waits too)
+   * until it is down to `target`, which bounds both the memory the backlog holds and what a crash can lose.
+   */
+  private waitUntilBacklogBelow(target: number, timeoutMs = 30_000): void {
+    const deadline = Date.now() + timeoutMs;
+    while (this.worker && this.backlogChars > target) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      Atomics.wait(this.done, 0, Atomics.load(this.done, 0), Math.min(left, 100));
+    }
   }
 
   /** Blocks until every batch given so far has finished (committed, or given up and reported), or `timeoutMs`. */
@@ -121,11 +151,12 @@ export class EventRowWriter {
     void worker.terminate();
     if (!finished) this.writeOnCallersThread(this.inflight.flatMap((b) => b.rows));
     this.inflight = [];
+    this.inflightChars = 0;
   }
 
   private prune(): void {
     const finished = Atomics.load(this.done, 0);
-    while (this.inflight.length > 0 && this.inflight[0].id <= finished) this.inflight.shift();
+    while (this.inflight.length > 0 && this.inflight[0].id <= finished) this.inflightChars -= this.inflight.shift()!.chars;
   }
 
   private fallBack(worker: Worker, error: Error): void {
@@ -135,6 +166,7 @@ export class EventRowWriter {
     this.prune();
     const unfinished = this.inflight.flatMap((b) => b.rows);
     this.inflight = [];
+    this.inflightChars = 0;
     this.writeOnCallersThread(unfinished);
   }
 
