@@ -113,9 +113,17 @@ export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
 /** Big-endian two's-complement 64-bit integer without a BigInt per call (safe integers only, as seq and ts are). */
 function writeInt64BE(buffer: Buffer, value: number, at: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`ledger integers must be safe integers, got ${value}`);
+  // Byte by byte: Buffer's writeInt32BE checks its arguments again on each call, twice per integer.
   const high = Math.floor(value / 2 ** 32);
-  buffer.writeInt32BE(high, at);
-  buffer.writeUInt32BE(value - high * 2 ** 32, at + 4);
+  const low = value - high * 2 ** 32;
+  buffer[at] = (high >> 24) & 0xff;
+  buffer[at + 1] = (high >> 16) & 0xff;
+  buffer[at + 2] = (high >> 8) & 0xff;
+  buffer[at + 3] = high & 0xff;
+  buffer[at + 4] = (low >>> 24) & 0xff;
+  buffer[at + 5] = (low >>> 16) & 0xff;
+  buffer[at + 6] = (low >>> 8) & 0xff;
+  buffer[at + 7] = low & 0xff;
 }
 
 /**
@@ -189,10 +197,14 @@ const ROW_POOL_BYTES = CHAINED_ROW_BYTES * 585;
 let rowPool = Buffer.allocUnsafeSlow(ROW_POOL_BYTES);
 let rowPoolOffset = 0;
 
-/** Copies a binary ('latin1') digest string into `target` at `at`. */
-function copyDigest(digest: string, target: Buffer, at: number): void {
-  for (let i = 0; i < 32; i++) target[at + i] = digest.charCodeAt(i);
-}
+/**
+ * The writer's entry preimages, with the domain tag written once at the start; its own buffer, so that a payload's
+ * preimage (in the shared scratch) can be hashed while the entry's is half written. Views by size as for the scratch.
+ */
+const ENTRY_SCRATCH_BYTES = 1024;
+const entryScratch = Buffer.allocUnsafeSlow(ENTRY_SCRATCH_BYTES);
+entryScratch.set(DOMAIN_TAG, 0);
+const entryViews = new Array<Buffer | undefined>(ENTRY_SCRATCH_BYTES + 1);
 
 /**
  * Chains one entry after the hash found at `prev[prevAt..prevAt+32]`: draws a fresh salt, commits to the payload and
@@ -206,11 +218,28 @@ export function chainRow(seq: number, ts: number, type: string, actor: string, s
   const row = rowPool;
   const at = rowPoolOffset;
   rowPoolOffset += CHAINED_ROW_BYTES;
+  // The entry's fields first, up to where payload_commit ‖ prev_hash go.
+  const maxSize = DOMAIN_TAG.length + 16 + 4 + maxUtf8Bytes(type) + 4 + maxUtf8Bytes(actor) + 1 + (sessionId === null ? 0 : 4 + maxUtf8Bytes(sessionId)) + 64;
+  let entry = entryScratch;
+  if (maxSize > ENTRY_SCRATCH_BYTES) {
+    entry = Buffer.allocUnsafeSlow(maxSize);
+    entry.set(DOMAIN_TAG, 0);
+  }
+  writeInt64BE(entry, seq, DOMAIN_TAG.length);
+  writeInt64BE(entry, ts, DOMAIN_TAG.length + 8);
+  let end = writeLengthPrefixed(entry, type, DOMAIN_TAG.length + 16);
+  end = writeLengthPrefixed(entry, actor, end);
+  if (sessionId === null) {
+    entry[end++] = 0;
+  } else {
+    entry[end++] = 1;
+    end = writeLengthPrefixed(entry, sessionId, end);
+  }
+  // payload_commit = SHA-256(salt ‖ UTF-8(payload)); the salt goes into that preimage and the row.
   if (saltPoolOffset + SALT_BYTES > saltPool.length) {
     saltPool = randomBytes(SALT_POOL_SIZE);
     saltPoolOffset = 0;
   }
-  // payload_commit = SHA-256(salt ‖ UTF-8(payload)); the salt goes into the preimage and the row.
   const commitInput = preimageBuffer(SALT_BYTES + maxUtf8Bytes(canonicalPayload));
   for (let i = 0; i < SALT_BYTES; i++) {
     const byte = saltPool[saltPoolOffset + i];
@@ -219,24 +248,21 @@ export function chainRow(seq: number, ts: number, type: string, actor: string, s
   }
   saltPoolOffset += SALT_BYTES;
   const commitSize = SALT_BYTES + commitInput.write(canonicalPayload, SALT_BYTES, 'utf8');
-  copyDigest(oneShotHash('sha256', preimage(commitInput, commitSize), 'binary'), row, at + ROW_COMMIT_AT);
-  for (let i = 0; i < 32; i++) row[at + ROW_PREV_AT + i] = prev[prevAt + i];
-  // entry_hash over the fields, then payload_commit ‖ prev_hash, which lie side by side in the row.
-  const maxSize = DOMAIN_TAG.length + 16 + 4 + maxUtf8Bytes(type) + 4 + maxUtf8Bytes(actor) + 1 + (sessionId === null ? 0 : 4 + maxUtf8Bytes(sessionId)) + 64;
-  const buffer = preimageBuffer(maxSize);
-  buffer.set(DOMAIN_TAG, 0);
-  let end = DOMAIN_TAG.length;
-  writeInt64BE(buffer, seq, end);
-  writeInt64BE(buffer, ts, end + 8);
-  end = writeLengthPrefixed(buffer, type, end + 16);
-  end = writeLengthPrefixed(buffer, actor, end);
-  if (sessionId === null) {
-    end = buffer.writeUInt8(0, end);
-  } else {
-    end = buffer.writeUInt8(1, end);
-    end = writeLengthPrefixed(buffer, sessionId, end);
+  // The digests come back as 'binary' (latin1) strings, one character per byte (see sha256 above).
+  const commit = oneShotHash('sha256', preimage(commitInput, commitSize), 'binary');
+  for (let i = 0; i < 32; i++) {
+    const byte = commit.charCodeAt(i);
+    row[at + ROW_COMMIT_AT + i] = byte;
+    entry[end + i] = byte;
   }
-  for (let i = 0; i < 64; i++) buffer[end + i] = row[at + i];
-  copyDigest(oneShotHash('sha256', preimage(buffer, end + 64), 'binary'), row, at + ROW_HASH_AT);
+  for (let i = 0; i < 32; i++) {
+    const byte = prev[prevAt + i];
+    row[at + ROW_PREV_AT + i] = byte;
+    entry[end + 32 + i] = byte;
+  }
+  end += 64;
+  const entryInput = entry === entryScratch ? (entryViews[end] ??= entry.subarray(0, end)) : entry.subarray(0, end);
+  const hash = oneShotHash('sha256', entryInput, 'binary');
+  for (let i = 0; i < 32; i++) row[at + ROW_HASH_AT + i] = hash.charCodeAt(i);
   return row.subarray(at, at + CHAINED_ROW_BYTES);
 }
