@@ -67,7 +67,7 @@ let scratch = Buffer.allocUnsafeSlow(4096);
 const CACHED_VIEW_BYTES = 1024;
 let scratchViews = new Array<Buffer | undefined>(CACHED_VIEW_BYTES + 1);
 
-function preimageBuffer(maxBytes: number): Buffer {
+export function preimageBuffer(maxBytes: number): Buffer {
   if (maxBytes <= scratch.length) return scratch;
   if (maxBytes > SCRATCH_CAP) return Buffer.allocUnsafeSlow(maxBytes);
   scratch = Buffer.allocUnsafeSlow(SCRATCH_CAP);
@@ -76,13 +76,13 @@ function preimageBuffer(maxBytes: number): Buffer {
 }
 
 /** The first `size` bytes of a buffer preimageBuffer returned. */
-function preimage(buffer: Buffer, size: number): Buffer {
+export function preimage(buffer: Buffer, size: number): Buffer {
   if (buffer !== scratch || size > CACHED_VIEW_BYTES) return buffer.subarray(0, size);
   return (scratchViews[size] ??= buffer.subarray(0, size));
 }
 
 /** Longest UTF-8 form of a JavaScript string: 3 bytes per code unit (a surrogate pair, 2 units, takes 4). */
-const maxUtf8Bytes = (text: string): number => text.length * 3;
+export const maxUtf8Bytes = (text: string): number => text.length * 3;
 
 /**
  * Salts are cut from a pool filled 1,024 at a time: asking the OS generator for 16 bytes per entry cost more than
@@ -103,6 +103,16 @@ export function newSalt(): Buffer {
   return salt;
 }
 
+/** Copies a fresh salt into `target` at `at` (the writer's rows: no view of the pool per salt). */
+export function drawSalt(target: Buffer, at: number): void {
+  if (saltPoolOffset + SALT_BYTES > saltPool.length) {
+    saltPool = randomBytes(SALT_POOL_SIZE);
+    saltPoolOffset = 0;
+  }
+  for (let i = 0; i < SALT_BYTES; i++) target[at + i] = saltPool[saltPoolOffset + i];
+  saltPoolOffset += SALT_BYTES;
+}
+
 export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
   const buffer = preimageBuffer(salt.length + maxUtf8Bytes(canonicalPayload));
   buffer.set(salt, 0);
@@ -111,7 +121,7 @@ export function payloadCommit(salt: Buffer, canonicalPayload: string): Buffer {
 }
 
 /** Big-endian two's-complement 64-bit integer without a BigInt per call (safe integers only, as seq and ts are). */
-function writeInt64BE(buffer: Buffer, value: number, at: number): void {
+export function writeInt64BE(buffer: Buffer, value: number, at: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`ledger integers must be safe integers, got ${value}`);
   // Byte by byte: Buffer's writeInt32BE checks its arguments again on each call, twice per integer.
   const high = Math.floor(value / 2 ** 32);
@@ -134,7 +144,7 @@ function writeInt64BE(buffer: Buffer, value: number, at: number): void {
 const ASCII_COPY_MAX_CHARS = 64;
 
 /** Writes str(x) = u32be(byte length) ‖ UTF-8(x) at `at`; returns where it ends. */
-function writeLengthPrefixed(buffer: Buffer, text: string, at: number): number {
+export function writeLengthPrefixed(buffer: Buffer, text: string, at: number): number {
   const chars = text.length;
   if (chars <= ASCII_COPY_MAX_CHARS) {
     let i = 0;
@@ -176,93 +186,4 @@ export function entryHash(fields: ChainFields): Buffer {
   buffer.set(fields.payloadCommit, at);
   buffer.set(fields.prevHash, at + 32);
   return sha256(preimage(buffer, at + 64));
-}
-
-/**
- * What the ledger's writer stores for one entry, laid out as one 112-byte row in a shared pool:
- *   bytes 0–31 payload_commit · 32–63 prev_hash · 64–95 entry_hash · 96–111 salt
- * The row is bound to its INSERT once per column and SQLite cuts the columns out with substr(); the chain and the
- * stored bytes are exactly those of payloadCommit() and entryHash() above (a test compares them). Why: a Buffer view
- * per blob cost about 0.1 µs each to create, three per entry, and binding one row four times is cheaper in SQLite
- * than binding four views (measured: a batched append went from about 7.4 to 6.9 µs of CPU per entry).
- */
-export const CHAINED_ROW_BYTES = 112;
-export const ROW_COMMIT_AT = 0;
-export const ROW_PREV_AT = 32;
-export const ROW_HASH_AT = 64;
-export const ROW_SALT_AT = 96;
-
-/** 585 rows per pool: a new pool when one is full, never a reused one (queued rows are views into it). */
-const ROW_POOL_BYTES = CHAINED_ROW_BYTES * 585;
-let rowPool = Buffer.allocUnsafeSlow(ROW_POOL_BYTES);
-let rowPoolOffset = 0;
-
-/**
- * The writer's entry preimages, with the domain tag written once at the start; its own buffer, so that a payload's
- * preimage (in the shared scratch) can be hashed while the entry's is half written. Views by size as for the scratch.
- */
-const ENTRY_SCRATCH_BYTES = 1024;
-const entryScratch = Buffer.allocUnsafeSlow(ENTRY_SCRATCH_BYTES);
-entryScratch.set(DOMAIN_TAG, 0);
-const entryViews = new Array<Buffer | undefined>(ENTRY_SCRATCH_BYTES + 1);
-
-/**
- * Chains one entry after the hash found at `prev[prevAt..prevAt+32]`: draws a fresh salt, commits to the payload and
- * hashes the entry, all into a new row (see CHAINED_ROW_BYTES). The payload is its canonical JSON.
- */
-export function chainRow(seq: number, ts: number, type: string, actor: string, sessionId: string | null, canonicalPayload: string, prev: Buffer, prevAt: number): Buffer {
-  if (rowPoolOffset + CHAINED_ROW_BYTES > ROW_POOL_BYTES) {
-    rowPool = Buffer.allocUnsafeSlow(ROW_POOL_BYTES);
-    rowPoolOffset = 0;
-  }
-  const row = rowPool;
-  const at = rowPoolOffset;
-  rowPoolOffset += CHAINED_ROW_BYTES;
-  // The entry's fields first, up to where payload_commit ‖ prev_hash go.
-  const maxSize = DOMAIN_TAG.length + 16 + 4 + maxUtf8Bytes(type) + 4 + maxUtf8Bytes(actor) + 1 + (sessionId === null ? 0 : 4 + maxUtf8Bytes(sessionId)) + 64;
-  let entry = entryScratch;
-  if (maxSize > ENTRY_SCRATCH_BYTES) {
-    entry = Buffer.allocUnsafeSlow(maxSize);
-    entry.set(DOMAIN_TAG, 0);
-  }
-  writeInt64BE(entry, seq, DOMAIN_TAG.length);
-  writeInt64BE(entry, ts, DOMAIN_TAG.length + 8);
-  let end = writeLengthPrefixed(entry, type, DOMAIN_TAG.length + 16);
-  end = writeLengthPrefixed(entry, actor, end);
-  if (sessionId === null) {
-    entry[end++] = 0;
-  } else {
-    entry[end++] = 1;
-    end = writeLengthPrefixed(entry, sessionId, end);
-  }
-  // payload_commit = SHA-256(salt ‖ UTF-8(payload)); the salt goes into that preimage and the row.
-  if (saltPoolOffset + SALT_BYTES > saltPool.length) {
-    saltPool = randomBytes(SALT_POOL_SIZE);
-    saltPoolOffset = 0;
-  }
-  const commitInput = preimageBuffer(SALT_BYTES + maxUtf8Bytes(canonicalPayload));
-  for (let i = 0; i < SALT_BYTES; i++) {
-    const byte = saltPool[saltPoolOffset + i];
-    commitInput[i] = byte;
-    row[at + ROW_SALT_AT + i] = byte;
-  }
-  saltPoolOffset += SALT_BYTES;
-  const commitSize = SALT_BYTES + commitInput.write(canonicalPayload, SALT_BYTES, 'utf8');
-  // The digests come back as 'binary' (latin1) strings, one character per byte (see sha256 above).
-  const commit = oneShotHash('sha256', preimage(commitInput, commitSize), 'binary');
-  for (let i = 0; i < 32; i++) {
-    const byte = commit.charCodeAt(i);
-    row[at + ROW_COMMIT_AT + i] = byte;
-    entry[end + i] = byte;
-  }
-  for (let i = 0; i < 32; i++) {
-    const byte = prev[prevAt + i];
-    row[at + ROW_PREV_AT + i] = byte;
-    entry[end + 32 + i] = byte;
-  }
-  end += 64;
-  const entryInput = entry === entryScratch ? (entryViews[end] ??= entry.subarray(0, end)) : entry.subarray(0, end);
-  const hash = oneShotHash('sha256', entryInput, 'binary');
-  for (let i = 0; i < 32; i++) row[at + ROW_HASH_AT + i] = hash.charCodeAt(i);
-  return row.subarray(at, at + CHAINED_ROW_BYTES);
 }

@@ -4,7 +4,8 @@ import type { Database } from '../store/database';
 import type { Keychain } from '../vault/keychain';
 import { canonicalJson } from './canonicalJson';
 import { CheckpointWriter } from './checkpointWriter';
-import { chainRow, GENESIS_HASH, ROW_COMMIT_AT, ROW_HASH_AT, ROW_PREV_AT, ROW_SALT_AT, SALT_BYTES } from './entryHash';
+import { GENESIS_HASH } from './entryHash';
+import { RowChainer } from './rowChainer';
 import type { LedgerSigningKey } from './ledgerSigningKey';
 
 export interface LedgerAppend {
@@ -38,15 +39,12 @@ interface Row {
   payload: string;
 }
 
-/** An entry chained in memory, waiting for its batch to be written. */
+/** An entry waiting for its batch to be written (and chained: see writePending). */
 interface PendingEntry {
   entry: LedgerEntry;
-  /** payload_commit ‖ prev_hash ‖ entry_hash ‖ salt (entryHash.ts, CHAINED_ROW_BYTES). */
-  row: Buffer;
+  /** The scrubbed payload's canonical JSON. */
   payload: string;
 }
-
-const hashOf = (queued: PendingEntry): Buffer => queued.row.subarray(ROW_HASH_AT, ROW_HASH_AT + 32);
 
 const toEntry = (row: Row): LedgerEntry => ({
   seq: row.seq,
@@ -94,15 +92,13 @@ export class Ledger {
   private readonly checkpointEvery: number;
   private readonly onError: (error: unknown) => void;
   private pending: PendingEntry[] = [];
-  /**
-   * The newest entry, queued or written: its seq, and its hash as the 32 bytes at `headHashAt` in `headHashIn` (a
-   * queued entry's row, or a hash read from the table) — fields, not an object, and no view of its own per append.
-   */
+  /** The newest entry's seq, queued or written. */
   private headSeq: number;
-  private headHashIn: Buffer;
-  private headHashAt = 0;
   /** The newest written entry. */
   private committedHead: { seq: number; hash: Buffer };
+  /** The newest entry of the transaction being written; the committed head once it commits. */
+  private writtenHead: { seq: number; hash: Buffer } | undefined;
+  private readonly chain = new RowChainer();
   private flushScheduled = false;
   private inTransact = false;
   private checkpoints: CheckpointWriter | undefined;
@@ -117,10 +113,8 @@ export class Ledger {
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.checkpointEvery = options.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY;
     this.onError = options.onError ?? ((error) => console.error('[ledger]', error));
-    // The row (chainRow) is bound once per blob column and cut up by SQLite: substr() of a blob counts bytes and gives a blob.
     this.insert = db.prepare(
-      `INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt)
-       VALUES (?, ?, ?, ?, ?, substr(?, ${ROW_COMMIT_AT + 1}, 32), substr(?, ${ROW_PREV_AT + 1}, 32), substr(?, ${ROW_HASH_AT + 1}, 32), ?, substr(?, ${ROW_SALT_AT + 1}, ${SALT_BYTES}))`,
+      'INSERT INTO audit_ledger (seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.workThenPending = db.transaction((work: () => unknown) => {
       const value = work();
@@ -131,12 +125,15 @@ export class Ledger {
     const row = db.prepare<[], { seq: number; entry_hash: Buffer }>('SELECT seq, entry_hash FROM audit_ledger ORDER BY seq DESC LIMIT 1').get();
     this.committedHead = row ? { seq: row.seq, hash: row.entry_hash } : { seq: 0, hash: GENESIS_HASH };
     this.headSeq = this.committedHead.seq;
-    this.headHashIn = this.committedHead.hash;
   }
 
-  /** The number of entries (queued ones included) and the hash of the last one. */
+  /**
+   * The number of entries and the hash of the last one, after writing what is queued (entries are chained as they are
+   * written). Inside transact(), the entries it has appended are not written yet and not counted.
+   */
   get headInfo(): { size: number; hash: string } {
-    return { size: this.headSeq, hash: this.headHashIn.toString('hex', this.headHashAt, this.headHashAt + 32) };
+    this.flush();
+    return { size: this.committedHead.seq, hash: this.committedHead.hash.toString('hex') };
   }
 
   /** The ledger's identity, the hash of its first entry (hex), or null while it is empty. */
@@ -180,16 +177,12 @@ export class Ledger {
     if (this.inTransact || this.db.inTransaction) throw new Error('ledger.transact cannot be nested in another transaction');
     const queuedBefore = this.pending.length;
     const headSeqBefore = this.headSeq;
-    const headHashInBefore = this.headHashIn;
-    const headHashAtBefore = this.headHashAt;
     this.inTransact = true;
     try {
       return this.writeTransaction(work);
     } catch (error) {
       this.pending.length = queuedBefore;
       this.headSeq = headSeqBefore;
-      this.headHashIn = headHashInBefore;
-      this.headHashAt = headHashAtBefore;
       throw error;
     } finally {
       this.inTransact = false;
@@ -254,12 +247,9 @@ export class Ledger {
     const ts = this.now();
     const sessionId = event.sessionId ?? null;
     const seq = this.headSeq + 1;
-    const row = chainRow(seq, ts, event.type, event.actor, sessionId, payload, this.headHashIn, this.headHashAt);
-    const queued: PendingEntry = { entry: { seq, ts, type: event.type, actor: event.actor, sessionId, payload: scrubbed }, row, payload };
+    const queued: PendingEntry = { entry: { seq, ts, type: event.type, actor: event.actor, sessionId, payload: scrubbed }, payload };
     this.pending.push(queued);
     this.headSeq = seq;
-    this.headHashIn = row;
-    this.headHashAt = ROW_HASH_AT;
     return queued;
   }
 
@@ -283,6 +273,7 @@ export class Ledger {
     try {
       result = this.workThenPending(work) as T;
     } catch (error) {
+      this.writtenHead = undefined;
       this.checkpoints?.settle(false);
       throw error;
     }
@@ -290,28 +281,33 @@ export class Ledger {
     return result;
   }
 
-  /** Inside a transaction: inserts the queued entries, signing a checkpoint at every multiple of checkpointEvery. */
+  /**
+   * Inside a transaction: chains the queued entries after the newest written one and inserts them, signing a
+   * checkpoint at every multiple of checkpointEvery. Chaining here, as each row is inserted, rather than at append
+   * keeps no hash per queued entry; if the transaction fails, the next one chains again from the last committed entry.
+   */
   private writePending(): void {
     const pending = this.pending;
+    if (pending.length === 0) return;
+    const chain = this.chain;
+    chain.startAfter(this.committedHead.hash);
+    const checkpoints = this.checkpoints;
     for (const queued of pending) {
-      const { entry, row } = queued;
-      this.insert.run(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, row, row, row, queued.payload, row);
+      const { entry } = queued;
+      chain.next(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, queued.payload);
+      this.insert.run(entry.seq, entry.ts, entry.type, entry.actor, entry.sessionId, chain.payloadCommit, chain.prevHash, chain.entryHash, queued.payload, chain.salt);
+      // After the row it covers: the table refuses a checkpoint ahead of the ledger.
+      if (checkpoints && entry.seq % this.checkpointEvery === 0) checkpoints.sign(entry.seq, Buffer.from(chain.entryHash), entry.ts);
     }
-    if (!this.checkpoints) return;
-    // Checkpoints after the rows they cover: the table refuses a checkpoint ahead of the ledger.
-    for (const queued of pending) {
-      if (queued.entry.seq % this.checkpointEvery === 0) this.checkpoints.sign(queued.entry.seq, hashOf(queued), queued.entry.ts);
-    }
+    this.writtenHead = { seq: pending[pending.length - 1].entry.seq, hash: Buffer.from(chain.entryHash) };
   }
 
   /** After a commit: the written entries leave the queue, their checkpoints count, listeners hear of them. */
   private committed(): void {
     const written = this.pending;
     this.pending = [];
-    if (written.length > 0) {
-      const last = written[written.length - 1];
-      this.committedHead = { seq: last.entry.seq, hash: hashOf(last) };
-    }
+    if (this.writtenHead) this.committedHead = this.writtenHead;
+    this.writtenHead = undefined;
     this.checkpoints?.settle(true);
     for (const queued of written) this.appended.fire(queued.entry);
   }
