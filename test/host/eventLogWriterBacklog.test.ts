@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { EventKind } from '../../src-main/node/eventlog/eventKinds';
 import { EventLog } from '../../src-main/node/eventlog/eventLog';
+import { WRITER_NICE_STEPS } from '../../src-main/node/eventlog/eventLogWriterWorker';
 import { replaySession } from '../../src-main/node/eventlog/replaySession';
 import { readSessionEvents } from '../../src-main/node/eventlog/storedEvents';
 import { openDatabase } from '../../src-main/node/store/database';
@@ -49,8 +50,8 @@ function openLog(t: { after(fn: () => void): void }, maxWriterBacklogChars?: num
 test('the event log writer thread runs at a lower priority than the host thread', { skip: process.platform !== 'linux' && 'thread priorities are Linux-only' }, async (t) => {
   const before = threadNiceValues().filter((nice) => nice > getPriority()).length;
   openLog(t);
-  const expected = Math.min(19, getPriority() + 10);
-  await waitFor(() => threadNiceValues().filter((nice) => nice === expected).length > before, 'a thread ten nice levels kinder than this one (the writer)');
+  const expected = Math.min(19, getPriority() + WRITER_NICE_STEPS);
+  await waitFor(() => threadNiceValues().filter((nice) => nice === expected).length > before, `a thread ${WRITER_NICE_STEPS} nice levels kinder than this one (the writer)`);
 });
 
 test('a flood never leaves the writer more than its backlog bound behind, and every character of it is stored', async (t) => {

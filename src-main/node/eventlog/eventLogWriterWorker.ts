@@ -15,9 +15,12 @@ const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
 /**
  * How much kinder than the host's own threads this one runs. Storing output is never what the user is waiting for,
  * while showing it is: during a flood on a machine short of cores, the pty → host → renderer path gets the cores
- * first and the writer catches up in the time left (EventRowWriter bounds how far behind it may fall).
+ * first and the writer catches up in the time left (EventRowWriter bounds how far behind it may fall). Only a
+ * little kinder: at +10, with both cores taken by other work (two busy loops), the writer fell 32M characters behind
+ * and the host then waited on it at that priority, so a 100 MB cat ran at 17-19 MB/s instead of 36-48; at +3 it
+ * keeps up there (42-47 MB/s) and still gives way to the renderer in `npm run bench`.
  */
-const WRITER_NICE_STEPS = 10;
+export const WRITER_NICE_STEPS = 3;
 
 function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
   lowerThisThreadPriority(WRITER_NICE_STEPS);
