@@ -48,6 +48,26 @@ export function encodeTextItem(id: number, text: string): Uint8Array<ArrayBuffer
   return frame;
 }
 
+/**
+ * Text that is already UTF-8: a producer that read it as bytes (a pty) hands it over as they are, so it is framed
+ * without being decoded and encoded again. `bytes` must be valid UTF-8 and whole characters, `chars` the UTF-16
+ * length of the text they encode (what the text's weight is), `text` that text (decoded when first asked for).
+ */
+export interface Utf8Text {
+  readonly bytes: Uint8Array;
+  readonly chars: number;
+  readonly text: string;
+}
+
+/** Frames an item that is already UTF-8 (see Utf8Text): one copy of its bytes after the header, nothing decoded. */
+export function encodeUtf8Item(id: number, bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const frame = new Uint8Array(BINARY_HEADER_BYTES + bytes.length);
+  frame.set(bytes, BINARY_HEADER_BYTES);
+  frame[0] = BINARY_ITEM;
+  new DataView(frame.buffer).setUint32(1, id);
+  return frame;
+}
+
 export function decodeText(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }

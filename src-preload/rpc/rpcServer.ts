@@ -3,7 +3,7 @@ import type { CallDef, CallNames, ContractMap, StreamDef, StreamItem, StreamName
 import { RpcError, invalidParams } from '../contract/errors';
 import { CreditWindow } from './creditWindow';
 import { DisposableStore, type Disposable } from './disposable';
-import { encodeTextItem, MAX_BINARY_ID } from './binaryFrame';
+import { encodeTextItem, encodeUtf8Item, MAX_BINARY_ID, type Utf8Text } from './binaryFrame';
 import { ClientFrame, MAX_FRAME_CHARS, type ServerFrame } from './frames';
 import type { Transport } from './transport';
 
@@ -16,6 +16,13 @@ export interface ConnectionContext {
 /** The producer's end of one stream subscription. */
 export interface StreamSink<T> {
   push(item: T): void;
+  /**
+   * For a stream whose contract declares a text form: pushes the item `fromText(text.text)`, handed over as its
+   * UTF-8 bytes. It travels as those bytes (no decoding, no re-encoding, no schema check of a string the host read
+   * itself), weighing `text.chars`, which must be what the stream's weight gives that item (its text's length).
+   * Optional: a sink made by hand (tests, in-process callers) may leave it out, and producers then push the item.
+   */
+  pushText?(text: Utf8Text): void;
   end(error?: RpcError): void;
   /** Registers what to do when the consumer falls behind (e.g. pause a pty) and when it catches up. */
   onFlowControl(pause: () => void, resume: () => void): void;
@@ -46,6 +53,11 @@ export interface RpcServerOptions {
 }
 
 let nextConnectionId = 1;
+
+/** An item queued in a credit window that is already UTF-8 (StreamSink.pushText). */
+class RawText {
+  constructor(readonly utf8: Utf8Text) {}
+}
 
 /**
  * Serves one connection. Every incoming frame is treated as hostile: size-checked, parsed, validated against the
@@ -186,6 +198,10 @@ export class RpcServer<C extends ContractMap> implements Disposable {
       Math.floor((credit * 3) / 4),
       Math.max(credit * 16, 1 << 20),
       (item) => {
+        if (item instanceof RawText) {
+          if (!this.store.isDisposed) this.transport.send(encodeUtf8Item(id, item.utf8.bytes));
+          return;
+        }
         const text = asText?.toText(item);
         if (text === undefined) this.send({ t: 'item', id, item });
         else if (!this.store.isDisposed) this.transport.send(encodeTextItem(id, text));
@@ -210,6 +226,18 @@ export class RpcServer<C extends ContractMap> implements Disposable {
           return;
         }
         if (!window.push(checked.data, def.weight(checked.data))) {
+          end(new RpcError('OVERFLOW', `stream ${name} fell too far behind and was closed; subscribe again`));
+        }
+      },
+      pushText: (text) => {
+        if (closed) return;
+        if (!asText) {
+          // No binary frames for this subscription (an id beyond the header's range): the item as JSON.
+          if (!def.text) throw new Error(`stream ${name} has no text form; pushText is only for streams that have one`);
+          sink.push(def.text.fromText(text.text));
+          return;
+        }
+        if (!window.push(new RawText(text), text.chars)) {
           end(new RpcError('OVERFLOW', `stream ${name} fell too far behind and was closed; subscribe again`));
         }
       },

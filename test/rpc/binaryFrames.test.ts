@@ -144,3 +144,42 @@ test('utf16Length counts what decoding would give, for long and short text at an
     }
   }
 });
+
+test('pushText: UTF-8 handed over as bytes arrives as those bytes, weighed by its characters, or as JSON where binary frames cannot go', async () => {
+  const texts = ['\x1b[1mbold\x1b[0m ü€ 日本語 😀\r\n', 'b'.repeat(70_001), '🙂'.repeat(500)];
+  const utf8 = (text: string) => ({ bytes: new Uint8Array(Buffer.from(text, 'utf8')), chars: text.length, text });
+  const textContract = {
+    'out.text': stream(z.object({}), Chunk, (c) => (c.kind === 'text' ? c.text.length : 1), asText),
+  };
+  const textHandlers: Handlers<typeof textContract> = {
+    'out.text': (_key, sink) => {
+      for (const text of texts) sink.pushText!(utf8(text));
+      sink.push({ kind: 'done', code: 0 });
+      sink.end();
+    },
+  };
+  const [clientSide, serverSide] = createMemoryTransportPair();
+  new RpcServer(textContract, textHandlers, serverSide, 'memory');
+  const client = new RpcClient(textContract, clientSide);
+  const wire: unknown[] = [];
+  clientSide.onMessage((frame) => wire.push(frame));
+  const got: Chunk[] = [];
+  await new Promise<void>((resolve, reject) => {
+    // Less credit than the stream's total: it completes only if the weights match on both sides.
+    client.subscribe('out.text', {}, { onItem: (c) => got.push(c), onEnd: (e) => (e ? reject(e) : resolve()) }, { credit: 1000 });
+  });
+  assert.deepEqual(got, [...texts.map((text): Chunk => ({ kind: 'text', text })), { kind: 'done', code: 0 }]);
+  const binary = wire.filter((f) => typeof f !== 'string').map((f) => readBinaryItem(f)!);
+  assert.deepEqual(binary.map((b) => decodeText(b.bytes)), texts, 'each pushed text is one binary frame of exactly its bytes');
+
+  // A subscription id beyond the binary header's 32 bits: the same items as JSON.
+  const frames: unknown[] = [];
+  clientSide.onMessage((frame) => frames.push(frame));
+  const bigId = 2 ** 32 + 5;
+  clientSide.send(JSON.stringify({ t: 'sub', id: bigId, stream: 'out.text', key: {}, credit: 1_000_000 }));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(frames.every((f) => typeof f === 'string'), 'no binary frame for the large id');
+  const items = frames.map((f) => JSON.parse(f as string) as { t: string; id: number; item?: Chunk }).filter((f) => f.t === 'item');
+  assert.deepEqual(items.map((f) => f.item), [...texts.map((text): Chunk => ({ kind: 'text', text })), { kind: 'done', code: 0 }]);
+  assert.ok(items.every((f) => f.id === bigId));
+});

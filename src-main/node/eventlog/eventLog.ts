@@ -1,4 +1,4 @@
-import type { Disposable } from '../../../src-preload/rpc';
+import type { Disposable, Utf8Text } from '../../../src-preload/rpc';
 import type { Database } from '../store/database';
 import { SecretRegistry } from '../vault/secretRegistry';
 import { EventRowWriter, type EventRow } from './eventRowWriter';
@@ -47,8 +47,20 @@ interface PendingRow {
   kind: string;
   subject: string | null;
   payload: string | null;
-  chunks: string[] | null;
+  chunks: (string | Utf8Text)[] | null;
   chars: number;
+}
+
+const lengthOf = (data: string | Utf8Text): number => (typeof data === 'string' ? data.length : data.chars);
+
+/**
+ * A row's output as the writer gets it: text when it came as text, else UTF-8 bytes (the pty's, untouched when the
+ * row is one chunk; a pty chunk's bytes own their ArrayBuffer, so crossing to the writer's thread copies only them).
+ */
+function rowData(chunks: (string | Utf8Text)[]): string | Uint8Array {
+  if (chunks.every((c) => typeof c === 'string')) return chunks.length === 1 ? chunks[0] : chunks.join('');
+  if (chunks.length === 1) return (chunks[0] as Utf8Text).bytes;
+  return Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c.bytes)));
 }
 
 const reportToStderr = (error: Error, events: number) =>
@@ -115,17 +127,19 @@ export class EventLog implements Disposable {
 
   /**
    * Adds an event and returns its seq. Output text is stored as UTF-8, so it must be well-formed Unicode (what a
-   * UTF-8 decoder such as the pty's produces); a lone surrogate would come back as U+FFFD.
+   * UTF-8 decoder such as the pty's produces); a lone surrogate would come back as U+FFFD. Output that is already
+   * UTF-8 (a pty's, as Utf8Text) is kept as bytes and decoded only on the writer's thread, for scrubbing.
    */
   append(event: EventAppend, options: { durable?: boolean } = {}): number {
     if (this.disposed) throw new EventLogClosedError(event.kind);
     const subject = event.subject ?? null;
+    const dataChars = event.data === undefined ? 0 : lengthOf(event.data);
     if (event.data !== undefined) {
       const row = this.growing.get(event.sessionId);
-      if (row && row.kind === event.kind && row.subject === subject && row.chars + event.data.length <= this.maxRowChars) {
+      if (row && row.kind === event.kind && row.subject === subject && row.chars + dataChars <= this.maxRowChars) {
         row.chunks!.push(event.data);
-        row.chars += event.data.length;
-        this.pendingChars += event.data.length;
+        row.chars += dataChars;
+        this.pendingChars += dataChars;
         this.afterAppend(options.durable);
         return row.seq;
       }
@@ -141,7 +155,7 @@ export class EventLog implements Disposable {
       subject,
       payload,
       chunks: event.data === undefined ? null : [event.data],
-      chars: event.data === undefined ? payload!.length : event.data.length,
+      chars: event.data === undefined ? payload!.length : dataChars,
     };
     this.pending.push(row);
     this.pendingChars += row.chars;
@@ -213,11 +227,11 @@ export class EventLog implements Disposable {
       this.immediate = setImmediate(() => this.flush());
       return;
     }
-    const rows: EventRow[] = this.pending.map(({ sessionId, seq, ts, kind, subject, payload, chunks }) => {
-      if (chunks === null) return { sessionId, seq, ts, kind, subject, payload, data: null };
-      const text = chunks.length === 1 ? chunks[0] : chunks.join('');
-      return { sessionId, seq, ts, kind, subject, payload: null, data: text };
-    });
+    const rows: EventRow[] = this.pending.map(({ sessionId, seq, ts, kind, subject, payload, chunks, chars }) =>
+      chunks === null
+        ? { sessionId, seq, ts, kind, subject, payload, data: null, chars }
+        : { sessionId, seq, ts, kind, subject, payload: null, data: rowData(chunks), chars },
+    );
     this.pending = [];
     this.pendingChars = 0;
     this.growing.clear();

@@ -7,6 +7,7 @@ import { lowerThisThreadPriority } from '../base/threadPriority';
 import { Secret } from '../vault/secret';
 import { SecretRegistry } from '../vault/secretRegistry';
 import { SecretScrubber } from '../vault/secretScrubber';
+import { storedData } from './eventRowData';
 import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
 
 const ATTEMPTS = 5;
@@ -32,8 +33,8 @@ function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
   const write = db.transaction((rows: EventRow[]) => {
     for (const r of rows) {
       // Scrubbed here, off the host's thread: on a flood of output this is most of the host-side cost.
-      const data = r.data === null ? null : scrubber.scrubText(r.data);
-      insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data === null ? null : Buffer.from(data, 'utf8'), data === null ? null : data.length);
+      const data = storedData(r.data, scrubber);
+      insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data?.blob ?? null, data?.chars ?? null);
     }
   });
   const done = new Int32Array(setup.done);

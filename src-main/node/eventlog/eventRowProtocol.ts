@@ -1,6 +1,9 @@
 /** What the event log's writer thread and the host say to each other (eventRowWriter.ts, eventLogWriterWorker.ts). */
 
-/** One event_log row as the writer receives it: output still as text (the writer scrubs and encodes it). */
+/**
+ * One event_log row as the writer receives it: output not scrubbed yet, as text or as the UTF-8 bytes a pty gave
+ * (valid UTF-8; see storedData).
+ */
 export interface EventRow {
   sessionId: string;
   seq: number;
@@ -8,7 +11,9 @@ export interface EventRow {
   kind: string;
   subject: string | null;
   payload: string | null;
-  data: string | null;
+  data: string | Uint8Array | null;
+  /** The UTF-16 length of `data` (or of `payload` when there is no data): what the writer's backlog counts. */
+  chars: number;
 }
 
 export interface WriterSetup {

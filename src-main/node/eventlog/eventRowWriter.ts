@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from '../store/database';
 import type { SecretRegistry } from '../vault/secretRegistry';
 import { SecretScrubber } from '../vault/secretScrubber';
+import { storedData } from './eventRowData';
 import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
 
 export type { EventRow } from './eventRowProtocol';
@@ -63,8 +64,8 @@ export class EventRowWriter {
     const insert = db.prepare(INSERT_EVENT_ROW.replace('INSERT', 'INSERT OR IGNORE'));
     this.writeHere = db.transaction((rows: EventRow[]) => {
       for (const r of rows) {
-        const data = r.data === null ? null : this.scrubber.scrubText(r.data);
-        insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data === null ? null : Buffer.from(data, 'utf8'), data === null ? null : data.length);
+        const data = storedData(r.data, this.scrubber);
+        insert.run(r.sessionId, r.seq, r.ts, r.kind, r.subject, r.payload, data?.blob ?? null, data?.chars ?? null);
       }
     });
     if (db.memory) return;
@@ -100,7 +101,7 @@ export class EventRowWriter {
       batch.secrets = this.secrets.values();
       this.sentGeneration = this.secrets.generation;
     }
-    const chars = rows.reduce((sum, r) => sum + (r.data?.length ?? r.payload?.length ?? 0), 0);
+    const chars = rows.reduce((sum, r) => sum + r.chars, 0);
     this.inflight.push({ id: batch.id, rows, chars });
     this.inflightChars += chars;
     this.worker.postMessage(batch);

@@ -86,7 +86,7 @@ export class RunAttempt {
       }
       this.pty = pty;
       this.pid = pty.pid;
-      pty.onDidData((text) => this.output('output', text, Buffer.byteLength(text)));
+      pty.onDidData((chunk) => this.output('output', chunk.text, chunk.bytes.length));
       pty.onDidExit(({ exitCode, signal }) => {
         this.exitSeen = true;
         // The pty's session is the run's: whatever it left behind goes with it.

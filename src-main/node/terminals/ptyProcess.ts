@@ -1,13 +1,13 @@
 import { readSync } from 'node:fs';
 import type * as NodePty from 'node-pty';
-import { StringDecoder } from 'node:string_decoder';
 import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc';
 import { loadNative } from '../base/native';
 import { isAlive } from '../base/processTable';
+import { completeLength, Utf8Chunk } from '../base/utf8Chunk';
 import { killTree } from './processTree';
 
 const FLUSH_DELAY_MS = 5;
-const FLUSH_CHARS = 256 * 1024;
+const FLUSH_BYTES = 256 * 1024;
 /** At most 64 MB read synchronously at an early end-of-file (see drainAfterEarlyEndOfFile). */
 const MAX_DRAIN_READS = 1024;
 
@@ -31,17 +31,21 @@ export interface PtyExit {
  * - no lost tail: node-pty gives up on reading 200 ms after the child exits (microsoft/node-pty #72), so while
  *   paused we watch the child and, once it is gone, resume reading so its last output is drained and kept.
  *   The read socket can also report end-of-file early when the shell exits under load: see drainAfterEarlyEndOfFile.
- * Output is gathered for up to 5 ms or 256k characters and delivered as one chunk (as VS Code does): each pty read
- * is ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
+ * Output is gathered for up to 5 ms or 256 KB and delivered as one chunk (as VS Code does): each pty read is
+ * ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
+ *
+ * Output is read as bytes and delivered as UTF-8 of whole characters (Utf8Chunk): the renderer's frames take those
+ * bytes as they are, and only readers that need text (the event log's writer thread, the scrollback when replayed)
+ * decode it. A character split between two reads waits for the rest of it.
  */
 export class PtyProcess implements Disposable {
   private readonly pty: NodePty.IPty;
-  private readonly data = new Emitter<string>();
+  private readonly data = new Emitter<Utf8Chunk>();
   private readonly exited = new Emitter<PtyExit>();
   readonly onDidData = this.data.event;
   readonly onDidExit = this.exited.event;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly pausedBy = new Set<object>();
   private exitWatch: NodeJS.Timeout | undefined;
@@ -57,20 +61,40 @@ export class PtyProcess implements Disposable {
       cwd: options.cwd,
       env: options.env,
     });
+    this.readBytes();
     this.drainAfterEarlyEndOfFile();
-    this.pty.onData((chunk) => this.receive(chunk));
+    this.pty.onData((chunk: string | Uint8Array) => this.receive(chunk));
     this.pty.onExit(({ exitCode, signal }) => {
-      this.flush();
+      this.flush(true);
       this.stopExitWatch();
       this.exitInfo = { exitCode: signal ? null : exitCode, signal: signal || null };
       this.exited.fire(this.exitInfo);
     });
   }
 
-  private receive(chunk: string): void {
-    this.pending.push(chunk);
-    this.pendingChars += chunk.length;
-    if (this.pendingChars >= FLUSH_CHARS) {
+  /**
+   * node-pty is told the terminal is UTF-8 (its `encoding`, which also sets the line discipline's IUTF8 flag, so
+   * erasing a character in cooked mode erases all its bytes), and would then decode every read into a string. We
+   * take the reads as bytes instead by undoing its read stream's setEncoding before anything is read. Decoding every
+   * read, joining the strings and encoding them again for the renderer (and the writer thread encoding them once
+   * more) cost the host ~90-190 ms of CPU per 50 MB flood (same-run A/B, `npm run bench`: 985-1030 vs 1120-1180 ms).
+   * Should a node-pty or Node version keep the decoder, `receive` still takes the strings.
+   */
+  private readBytes(): void {
+    const socket = (this.pty as unknown as { _socket?: { _readableState?: { decoder: unknown; encoding: unknown } } })._socket;
+    const state = socket?._readableState;
+    if (state && 'decoder' in state && 'encoding' in state) {
+      state.decoder = null;
+      state.encoding = null;
+    }
+  }
+
+  private receive(chunk: string | Uint8Array): void {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    if (bytes.length === 0) return;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes >= FLUSH_BYTES) {
       this.flush();
     } else if (!this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), FLUSH_DELAY_MS);
@@ -89,7 +113,6 @@ export class PtyProcess implements Disposable {
     const fd = internals._fd;
     if (!socket || typeof fd !== 'number') return;
     socket.once('end', () => {
-      const decoder = new StringDecoder('utf8');
       const buffer = Buffer.allocUnsafe(64 * 1024);
       // Bounded: a background job that keeps writing must not keep the host here forever.
       for (let reads = 0; reads < MAX_DRAIN_READS; reads++) {
@@ -100,10 +123,8 @@ export class PtyProcess implements Disposable {
           break; // EIO: drained; EAGAIN: nothing more for now.
         }
         if (count <= 0) break;
-        this.receive(decoder.write(buffer.subarray(0, count)));
+        this.receive(Buffer.from(buffer.subarray(0, count))); // a copy: the buffer is read into again
       }
-      const rest = decoder.end();
-      if (rest) this.receive(rest);
     });
   }
 
@@ -115,14 +136,19 @@ export class PtyProcess implements Disposable {
     return this.exitInfo;
   }
 
-  private flush(): void {
+  /**
+   * Delivers what is pending as one chunk, less an incomplete character at its end, which stays pending for the next
+   * read; at the end of the output (`final`) that too goes, as the U+FFFD a decoder makes of it.
+   */
+  private flush(final = false): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (this.pending.length === 0) return;
-    const chunk = this.pending.length === 1 ? this.pending[0] : this.pending.join('');
-    this.pending = [];
-    this.pendingChars = 0;
-    this.data.fire(chunk);
+    const all = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingBytes);
+    const complete = final ? all.length : completeLength(all);
+    this.pending = complete < all.length ? [all.subarray(complete)] : [];
+    this.pendingBytes = all.length - complete;
+    if (complete > 0) this.data.fire(Utf8Chunk.fromBytes(complete < all.length ? all.subarray(0, complete) : all));
   }
 
   write(data: string): void {

@@ -184,7 +184,8 @@ export class TerminalService implements Disposable {
       return subscription;
     }
     subscription.add(live.pty.readerGone(reader));
-    subscription.add(live.pty.onDidData((data) => sink.push({ type: 'data', data })));
+    // As the pty's UTF-8 bytes, framed as they are (StreamSink.pushText); a sink without it gets the text.
+    subscription.add(live.pty.onDidData((data) => (sink.pushText ? sink.pushText(data) : sink.push({ type: 'data', data: data.text }))));
     subscription.add(
       live.pty.onDidExit((info) => {
         sink.push({ type: 'exit', ...info });
