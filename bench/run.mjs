@@ -322,7 +322,7 @@ function printLedger(l) {
 
 function printAgents(a) {
   if (!a) return;
-  log(`\n0b. Agent spawn → first output event (medians of ${a.rounds}, agent process from the ${a.child === 'bundle' ? 'built bundle' : 'TypeScript sources under tsx'}; absolute goals)`);
+  log(`\n0b. Agent spawn → first output event (medians of ${a.rounds}, agent process from its bundle, as the app ships it; absolute goals)`);
   log(
     table(
       ['', 'ms', 'goal', ''],

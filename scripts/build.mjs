@@ -6,14 +6,12 @@ import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForNode, companionEntries } from './nodeBundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const started = Date.now();
 const production = process.env.NODE_ENV === 'production' || process.argv.includes('--production');
-
-// Native modules are loaded at run time from the build that matches the running process (Node or Electron).
-const nodeExternals = ['better-sqlite3', 'node-pty', 'keytar', 'electron', 'bufferutil', 'utf-8-validate'];
 
 const jobs = [];
 
@@ -38,29 +36,13 @@ if (existsSync(join(root, 'src-renderer/app/main.tsx'))) {
   );
 }
 
-const nodeBundle = (entry, outfile) =>
-  build({
-    entryPoints: [join(root, entry)],
-    outfile: join(out, outfile),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: ['node20'],
-    sourcemap: true,
-    external: nodeExternals,
-    logLevel: 'warning',
-  });
+const nodeBundle = (entry, outfile) => bundleForNode({ entryPoints: [join(root, entry)], outfile: join(out, outfile) });
 
 jobs.push(nodeBundle('src-main/cli/omni.ts', 'cli/omni.cjs'));
-// Worker threads the host starts (verifyStoredLedger.ts, eventRowWriter.ts) load their own bundle from beside the
-// entry point's.
-jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'cli/verifyRangeWorker.cjs'));
-jobs.push(nodeBundle('src-main/node/ledger/verifyRangeWorker.ts', 'electron/verifyRangeWorker.cjs'));
-// Each WASM agent runs in a child process the host forks from this script (sandbox/wasm/agentChild.ts).
-jobs.push(nodeBundle('src-main/node/sandbox/wasm/childEntry.ts', 'cli/wasmAgentChild.cjs'));
-jobs.push(nodeBundle('src-main/node/sandbox/wasm/childEntry.ts', 'electron/wasmAgentChild.cjs'));
-jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'cli/eventLogWriterWorker.cjs'));
-jobs.push(nodeBundle('src-main/node/eventlog/eventLogWriterWorker.ts', 'electron/eventLogWriterWorker.cjs'));
+// Worker threads and child processes the host starts load their own bundle from beside the entry point's.
+for (const [name, entry] of Object.entries(companionEntries)) {
+  for (const dir of ['cli', 'electron']) jobs.push(nodeBundle(entry, `${dir}/${name}.cjs`));
+}
 for (const [entry, outfile] of [
   ['src-main/electron-main/main.ts', 'electron/main.js'],
   ['src-main/electron-main/hostProcess.ts', 'electron/hostProcess.js'],

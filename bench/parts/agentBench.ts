@@ -1,8 +1,8 @@
 // Agent spawn → first output event, through the real WASM sandbox (child process, module checks, memory cap) and
 // the real consent engine: warm (a process from the pool) and cold (a process started for the agent). Run by
-// bench/parts/agents.mjs under tsx; prints one JSON object on stdout. The goals are absolute (≤ 30 ms warm,
+// bench/parts/agents.mjs (bundled); prints one JSON object on stdout. The goals are absolute (≤ 30 ms warm,
 // ≤ 150 ms cold): a start has no meaningful reference to be a ratio of.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConsentEngine } from '../../src-main/node/consent/consentEngine';
@@ -58,11 +58,10 @@ async function main() {
     agent.dispose();
     return ms;
   };
-  // The agent process as the app ships it (the bundle `npm run build` makes); under tsx only when there is no build.
-  const bundle = join(__dirname, '..', '..', 'dist', 'cli', 'wasmAgentChild.cjs');
-  const childScript = existsSync(bundle) ? bundle : undefined;
-  const warmSandbox = new WasmSandbox({ consent, store: new AgentStore(db), warmProcesses: 1, childScript });
-  const coldSandbox = new WasmSandbox({ consent, store: new AgentStore(db), warmProcesses: 0, childScript });
+  // The agent process as the app ships it: bench/lib/runTsPart.mjs bundles it beside this part, where the sandbox
+  // looks for it.
+  const warmSandbox = new WasmSandbox({ consent, store: new AgentStore(db), warmProcesses: 1 });
+  const coldSandbox = new WasmSandbox({ consent, store: new AgentStore(db), warmProcesses: 0 });
   const warm: number[] = [];
   const cold: number[] = [];
   try {
@@ -80,7 +79,7 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
     rmSync(workspace, { recursive: true, force: true });
   }
-  process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, child: childScript ? 'bundle' : 'tsx', warmMs: median(warm), coldMs: median(cold), runs: { warm, cold } })}\n`);
+  process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, warmMs: median(warm), coldMs: median(cold), runs: { warm, cold } })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-// The agent runtime's part of `npm run bench`: agentBench.ts (the real sandbox, under tsx) in a child process.
+// The agent runtime's part of `npm run bench`: agentBench.ts (the real sandbox, bundled as the app ships it) in a child process.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runTsPart } from '../lib/runTsPart.mjs';

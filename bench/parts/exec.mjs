@@ -1,4 +1,4 @@
-// The shell tool's part of `npm run bench`: execBench.ts (the real modules, under tsx) in a child process.
+// The shell tool's part of `npm run bench`: execBench.ts (the real modules, bundled as the app ships them) in a child process.
 // See execBench.ts for what is measured against what.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // The shell tool's figures (src-main/node/exec), each next to a reference measured in the same process and run.
-// Run by bench/parts/exec.mjs under tsx; prints one JSON object on stdout.
+// Run (bundled) by bench/parts/exec.mjs; prints one JSON object on stdout.
 //
 //   poll        `shell {action: poll, run_id, since_seq}` through ExecService on a 1M-item run: an agent's incremental
 //               poll (the last 10 items) against the raw prepared SELECT of the same rows; and a full page (1,000

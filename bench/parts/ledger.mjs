@@ -1,4 +1,4 @@
-// The audit ledger's part of `npm run bench`: ledgerBench.ts (the real modules, under tsx) in a child process.
+// The audit ledger's part of `npm run bench`: ledgerBench.ts (the real modules, bundled as the app ships them: bench/lib/runTsPart.mjs) in a child process.
 // See ledgerBench.ts for what is measured against what.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // The audit ledger's figures, each next to a reference measured in the same process and the same run. Run by
-// bench/parts/ledger.mjs under tsx (it measures the real TypeScript modules); prints one JSON object on stdout.
+// bench/parts/ledger.mjs, bundled as the app ships it (it measures the real modules); prints one JSON object on stdout.
 //
 //   append      Ledger.append (scrubbed, canonical JSON, salted commitment, hash chain, queued, written in batches)
 //               against the floor for storing the same rows: a raw prepared INSERT of the same columns into a table of

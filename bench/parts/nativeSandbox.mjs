@@ -1,4 +1,4 @@
-// The native sandbox's part of `npm run bench`: nativeSandboxBench.ts (the real module, real bwrap, under tsx) in a
+// The native sandbox's part of `npm run bench`: nativeSandboxBench.ts (the real module, real bwrap, bundled as the app ships it) in a
 // child process. See nativeSandboxBench.ts for what is measured against what.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

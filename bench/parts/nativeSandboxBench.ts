@@ -1,6 +1,6 @@
 // Sandboxed spawn overhead: `/bin/true` spawned plainly and through the native sandbox (prepareLaunch, spawn, exit,
 // onSuccess, dispose: everything a run pays), alternating in the same process, p50 of each. The goal is the p50
-// difference: sandboxed − plain ≤ 25 ms. Run by bench/parts/nativeSandbox.mjs under tsx; prints one JSON object.
+// difference: sandboxed − plain ≤ 25 ms. Run (bundled) by bench/parts/nativeSandbox.mjs; prints one JSON object.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
