@@ -11,9 +11,9 @@ import { enableWebglRenderer } from './webglRenderer';
 
 /**
  * Credit granted to a stream that feeds a screen, in characters; the host pauses the producer while this much is
- * unparsed and resumes it below half of it. Measured by `npm run bench`: a 100k window left xterm idle a third of
- * the time waiting for the round trip; 1M keeps it busy while still bounding memory and Ctrl+C latency (~50 ms of
- * parsing).
+ * unparsed and resumes it once a quarter of it is back (rpcServer.ts says why). Measured by `npm run bench`: a 100k
+ * window left xterm idle a third of the time waiting for the round trip; 1M keeps it busy while still bounding memory
+ * and Ctrl+C latency (~50 ms of parsing).
  */
 export const SCREEN_OUTPUT_CREDIT = 1_000_000;
 
