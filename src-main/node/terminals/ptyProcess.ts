@@ -77,8 +77,8 @@ export class PtyProcess implements Disposable {
    * erasing a character in cooked mode erases all its bytes), and would then decode every read into a string. We
    * take the reads as bytes instead by undoing its read stream's setEncoding before anything is read. Decoding every
    * read, joining the strings and encoding them again for the renderer (and the writer thread encoding them once
-   * more) cost the host 70-150 ms of its ~1,050-1,110 ms of CPU per 50 MB flood (a host-only flood to a client that
-   * returns credit at once, fresh hosts alternating, three rounds of 3-4 runs each).
+   * more) cost the host 40-150 ms of its ~1,050-1,110 ms of CPU per 50 MB flood (a host-only flood to a client that
+   * returns credit at once, fresh hosts alternating, four rounds of 3-6 runs each, every round's median lower).
    * Should a node-pty or Node version keep the decoder, `receive` still takes the strings.
    */
   private readBytes(): void {
