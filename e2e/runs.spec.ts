@@ -175,14 +175,15 @@ test.describe('process runs', () => {
     await expectConnected(page);
     await createSession(page, omni.newWorkspace('runs-flood'), 'Flood');
 
-    // ~1.9 MB: about twice the card's credit window, so the stream must wait for xterm to parse and give credit back.
-    const { row, card } = await runCommand(page, 'seq 1 300000; echo flood-done');
+    // ~4.1 MB: about twice the card's credit window (SCREEN_OUTPUT_CREDIT), so the stream must wait for xterm to parse
+    // and give credit back.
+    const { row, card } = await runCommand(page, 'seq 1 600000; echo flood-done');
     const runId = (await row.getAttribute('data-run-id'))!;
     await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0', { timeout: 20_000 });
     await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^flood-done$/m);
-    expect(await terminalText(card)).toMatch(/^300000$/m);
-    const size = 1_988_906; // bytes of `seq 1 300000` plus "flood-done\n"
-    await expect(row.getByTestId('exec-run-size')).toHaveText('1.8 MiB');
+    expect(await terminalText(card)).toMatch(/^600000$/m);
+    const size = 4_088_906; // bytes of `seq 1 600000` plus "flood-done\n"
+    await expect(row.getByTestId('exec-run-size')).toHaveText('3.8 MiB');
     expect(await parsedChars(page, runId)).toBeGreaterThanOrEqual(size);
 
     await card.getByTestId('exec-run-card-close').click();

@@ -46,11 +46,12 @@ test.describe('terminal cards', () => {
         return stats?.[terminalId!]?.bytesParsed ?? 0;
       }, id);
 
-    // ~1.2 MB: twelve times the credit window, so the host must pause and resume the pty to deliver it all.
-    await runInTerminal(page, card, 'seq 1 200000; echo flood-$((1+1))-done');
+    // ~7.9 MB with the pty's CRs: about four times the credit window (SCREEN_OUTPUT_CREDIT), so the host must pause
+    // and resume the pty to deliver it all.
+    await runInTerminal(page, card, 'seq 1 1000000; echo flood-$((1+1))-done');
     await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^flood-2-done$/m);
-    expect(await terminalText(card)).toMatch(/^200000$/m);
-    expect(await parsed()).toBeGreaterThan(1_200_000);
+    expect(await terminalText(card)).toMatch(/^1000000$/m);
+    expect(await parsed()).toBeGreaterThan(7_800_000);
   });
 
   test('cards keep their screen across views and come back after a reload', async ({ omni }) => {
