@@ -51,32 +51,34 @@ export function hostScript(bash: boolean): string {
  */
 const OUTER_BODY = [
   'ws=$1 up=$2 wk=$3 manifest=$4 setpriv=$5 n=$6; shift 6',
-  // bridges: socat's pids; want: each bridge's address as /proc/net/tcp writes it (127.0.0.1:3128 is 0100007F:0C38).
-  'bridges= want=',
+  // bridges: socat's pids; nb: how many.
+  'bridges= nb=0',
   'while [ "$n" -gt 0 ]; do',
   '  port=$1 sock=$2; shift 2; n=$((n - 1))',
   '  if [ "$setpriv" != - ]; then "$setpriv" --pdeathsig KILL -- socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &',
   '  else socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 & fi',
-  '  bridges="$bridges $!"',
-  '  want="$want $(printf "0100007F:%04X" "$port")"',
+  '  bridges="$bridges $!" nb=$((nb + 1))',
   'done',
   'if [ "$up" != - ]; then',
   '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
   'fi',
-  'if [ -z "$want" ]; then',
+  'if [ "$nb" -eq 0 ]; then',
   '  "$@"',
   'else',
   // The inner bwrap sets up its namespaces while the bridge starts; it waits (--block-fd 8, before running the
   // command) for the byte this loop writes once every socat listens. If a bridge never listens, no byte comes, the
   // command runs without it: that service unreachable, which is the safe way to fail.
+  // Ready is told by /proc/net/sockstat: "TCP: inuse N" counts the TCP sockets listening or connected in this
+  // network namespace, and until the command runs only the bridges have any, each listening on its own port. It
+  // replaced a scan of /proc/net/tcp for each bridge's address, which walks the whole machine's connection hash
+  // (262144 buckets here): 3.5 ms a look against 0.07, and the bridge's own start slowed on 2 busy cores.
   '  bw=$1; shift; exec 3<&0',
   '  {',
   '    ready=; tries=0',
   '    while [ -z "$ready" ]; do',
-  '      listening=" "',
-  '      while read -r _ local _ state _; do [ "$state" = 0A ] && listening="$listening$local "; done < /proc/net/tcp',
-  '      ready=1; for w in $want; do case $listening in *" $w "*) ;; *) ready= ;; esac; done',
-  '      tries=$((tries + 1)); [ "$tries" -gt 20000 ] && { echo "omni sandbox: a bridge to the host did not start" >&2; exit 0; }',
+  '      while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge "$nb" ] && ready=1; done < /proc/net/sockstat',
+  // About a minute of looking, as before (a look is ~50 times cheaper now).
+  '      tries=$((tries + 1)); [ "$tries" -gt 1000000 ] && { echo "omni sandbox: a bridge to the host did not start" >&2; exit 0; }',
   '    done',
   '    echo go',
   '  } | { "$bw" --block-fd 8 "$@" 8<&0 0<&3 3<&-; }',
