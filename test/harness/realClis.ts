@@ -113,7 +113,7 @@ export class PtyScreen {
   constructor(spec: ProcessInvocationSpec, base: Record<string, string>) {
     const [shell, ...args] = spec.argv;
     this.pty = new PtyProcess({ shell, args, cwd: spec.cwd, cols: 120, rows: 40, env: { ...base, TERM: 'xterm-256color', ...spec.env } });
-    this.pty.onDidData((data) => (this.output += data));
+    this.pty.onDidData((chunk) => (this.output += chunk.text));
   }
 
   /** Everything shown so far, as plain text. */
