@@ -8,6 +8,7 @@ import { PtyProcess } from '../../src-main/node/terminals/ptyProcess';
 import { Utf8Chunk, completeLength } from '../../src-main/node/base/utf8Chunk';
 import { EventKind } from '../../src-main/node/eventlog/eventKinds';
 import { readSessionEvents } from '../../src-main/node/eventlog/storedEvents';
+import type { HostServices } from '../../src-main/node/hostServices';
 import { tempDir, waitFor } from '../helpers';
 import { hostWithWorkspace } from './connect';
 
@@ -41,6 +42,15 @@ function readers(client: RpcClient<Contract>, id: string) {
   return { got, bytesText: () => Buffer.concat(got.bytes).toString('utf8') };
 }
 
+/** The terminal's output as the event log stored it, once its writer thread has caught up. */
+function storedOutput(services: HostServices, sessionId: string, terminalId: string): string {
+  services.events.log.settle();
+  return readSessionEvents(services.db, sessionId)
+    .filter((e) => e.kind === EventKind.terminalOutput && e.subject === terminalId)
+    .map((e) => e.data)
+    .join('');
+}
+
 test('characters split across pty reads arrive whole at every reader and in the event log, character for character', async (t) => {
   const { host, client, workspace } = await hostWithWorkspace(t);
   writeFileSync(join(workspace.path, 'split.sh'), SPLIT_SCRIPT);
@@ -60,12 +70,7 @@ test('characters split across pty reads arrive whole at every reader and in the 
   const services = host.server.services;
   const scrollback = services.events.live(session.id).state.terminals.find((v) => v.terminal.id === term.id)!.scrollback;
   assert.equal(scrollback, got.text);
-  services.events.log.settle();
-  const stored = readSessionEvents(services.db, session.id)
-    .filter((e) => e.kind === EventKind.terminalOutput && e.subject === term.id)
-    .map((e) => e.data)
-    .join('');
-  assert.equal(stored, got.text);
+  assert.equal(storedOutput(services, session.id, term.id), got.text);
 });
 
 test('an incomplete character at the very end of the output arrives as U+FFFD, the same everywhere', async (t) => {
@@ -78,13 +83,7 @@ test('an incomplete character at the very end of the output arrives as U+FFFD, t
   await waitFor(() => got.exit !== undefined, 'the shell to exit');
   await waitFor(() => bytesText() === got.text, 'the bytes reader to catch up');
   assert.ok(got.text.endsWith('END\ufffd'), JSON.stringify(got.text.slice(-20)));
-  const services = host.server.services;
-  services.events.log.settle();
-  const stored = readSessionEvents(services.db, session.id)
-    .filter((e) => e.kind === EventKind.terminalOutput && e.subject === term.id)
-    .map((e) => e.data)
-    .join('');
-  assert.equal(stored, got.text);
+  assert.equal(storedOutput(host.server.services, session.id, term.id), got.text);
 });
 
 test('the pty is read as bytes, and its line discipline still knows the terminal is UTF-8 (iutf8)', async () => {
