@@ -5,8 +5,8 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /**
  * What a service hands the event log. An event carries either a JSON `payload` (a state change) or `data` (a
- * chunk of output text, or its UTF-8 as a pty gave it): data events of one kind and subject that follow each other in a session are one stream
- * and may be stored as one row (see EventLog).
+ * chunk of output text, or its UTF-8 as a pty gave it): data events of one kind and subject that follow each other
+ * in a session are one stream and may be stored as one row (see EventLog).
  */
 export type EventAppend = {
   sessionId: string;
