@@ -137,6 +137,8 @@ export class CdpPage {
 /** Reads utime+stime (ms) of every live process in a process group, keyed by role. */
 export function groupCpu(pgid) {
   const roles = {};
+  /** The renderer's CPU by thread name (CrRendererMain, Compositor, ...). */
+  const threads = {};
   let total = 0;
   for (const entry of readdirNumeric('/proc')) {
     const stat = readStat(entry);
@@ -151,8 +153,20 @@ export function groupCpu(pgid) {
     }
     roles[role] = (roles[role] ?? 0) + stat.cpuMs;
     total += stat.cpuMs;
+    if (role === 'renderer') {
+      for (const tid of readdirNumeric(`/proc/${entry}/task`)) {
+        const thread = readStat(`${entry}/task/${tid}`);
+        let name = '?';
+        try {
+          name = readFileSync(`/proc/${entry}/task/${tid}/comm`, 'utf8').trim();
+        } catch {
+          continue;
+        }
+        if (thread) threads[name] = (threads[name] ?? 0) + thread.cpuMs;
+      }
+    }
   }
-  return { total, roles };
+  return { total, roles, threads };
 }
 
 function readdirNumeric(dir) {

@@ -33,7 +33,8 @@ export async function stopTrace(cdp) {
 
 /**
  * Exclusive (self) time per event name on the busiest renderer main thread ("CrRendererMain" of the page's
- * process). busyMs is the thread's busy time; the rest of spanMs it was idle.
+ * process). busyMs is the thread's busy time; the rest of spanMs it was idle. counts: how often each event occurred
+ * (Paint or Commit: frames drawn).
  */
 export function summariseTrace(events) {
   const mainThreads = new Set(
@@ -61,9 +62,13 @@ export function summariseTrace(events) {
     frames.push(frame);
   }
   const self = new Map();
-  for (const f of frames) self.set(f.name, (self.get(f.name) ?? 0) + Math.max(0, f.dur - f.children) / 1000);
+  const counts = {};
+  for (const f of frames) {
+    self.set(f.name, (self.get(f.name) ?? 0) + Math.max(0, f.dur - f.children) / 1000);
+    counts[f.name] = (counts[f.name] ?? 0) + 1;
+  }
   const selfMs = Object.fromEntries([...self.entries()].sort((a, b) => b[1] - a[1]));
   const spanMs = busiest.length ? (busiest.reduce((m, e) => Math.max(m, e.ts + e.dur), 0) - busiest[0].ts) / 1000 : 0;
   const busyMs = Object.values(selfMs).reduce((a, b) => a + b, 0);
-  return { spanMs, busyMs, selfMs };
+  return { spanMs, busyMs, selfMs, counts };
 }
