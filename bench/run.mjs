@@ -3,7 +3,7 @@
 // between runs, so only the ratios are comparable across runs). Prints a table, writes .cache/bench/latest.json,
 // and exits 0 unless something could not be measured at all.
 //
-// Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput runs per side, default 3),
+// Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 5),
 // BENCH_ONLY=throughput,coldstart,paint,agentcards,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
 // BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: that checkout's
 // build, already built, is measured in the same run, alternating with this one, under the same conditions),
@@ -21,7 +21,7 @@ import { HostRpc, startHost } from './lib/host.mjs';
 import { preparePayload } from './lib/payload.mjs';
 import { productionBuild } from './lib/productionBuild.mjs';
 import { summariseProfile } from './lib/profile.mjs';
-import { fmt, MB, median, ratioText, round, table } from './lib/stats.mjs';
+import { firstLine, fmt, MB, ratioText, round, table, verdict } from './lib/stats.mjs';
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
 import { measureAgents } from './parts/agents.mjs';
@@ -30,12 +30,14 @@ import { measureExec } from './parts/exec.mjs';
 import { measureLedger } from './parts/ledger.mjs';
 import { measureNativeSandbox } from './parts/nativeSandbox.mjs';
 import { rendererTerminalOptions, ThroughputBench } from './parts/throughput.mjs';
+import { printThroughput } from './parts/throughputReport.mjs';
+import { measureThroughputRounds } from './parts/throughputRounds.mjs';
 import { startReferenceServer } from './reference/server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
-const throughputRuns = Number(process.env.BENCH_RUNS ?? 3);
+const throughputRuns = Number(process.env.BENCH_RUNS ?? 5);
 const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,agentcards,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
@@ -193,12 +195,11 @@ if (hostParts) try {
   }
 
   if (only.has('throughput')) {
-    log(`\nTerminal throughput (${payloadMb} MB, ${throughputRuns} runs each, alternating)`);
+    log(`\nTerminal throughput (${payloadMb} MB, ${throughputRuns} rounds of the product and both bare pages, order flipping)`);
     await part('throughput', async () => {
       if (!renderer.ok) throw new Error(renderer.why);
       const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log, home });
       let alt;
-      const altRuns = [];
       if (compareRoot) {
         const altHome = tempDir('alt-home');
         homes.push(altHome);
@@ -208,68 +209,7 @@ if (hostParts) try {
         alt = new ThroughputBench({ host: altHost, rpc: altRpc, sessionId: altSession.id, payload, reference, xtermOptions, log });
         log(`  A/B: also measuring the build in ${compareRoot} (renderer ${variants.has('dom') ? 'DOM forced' : 'as shipped'})`);
       }
-      const product = [];
-      const productDom = [];
-      const ref = [];
-      const runCard = [];
-      // The run card gets the renderer the terminal figure it is printed next to has (as shipped unless only DOM runs).
-      const runCardRenderer = variants.has('shipped') ? 'auto' : 'dom';
-      const rate = (r) => `${fmt(r.mbPerSec)} MB/s${r.capped ? ` (capped: ${fmt(r.chars / MB)} MB)` : ''}`;
-      for (let i = 0; i < throughputRuns; i++) {
-        const sides = [];
-        if (variants.has('shipped')) sides.push(async () => product.push(await bench.product()));
-        if (variants.has('dom')) sides.push(async () => productDom.push(await bench.product({ renderer: 'dom' })));
-        if (alt) sides.push(async () => altRuns.push(await alt.product({ renderer: variants.has('dom') ? 'dom' : 'auto' })));
-        // Every other run in the opposite order: measured always first, a side came out ahead by itself (the same
-        // build on both sides of an A/B: 0.69x vs 0.66x, then 0.77x vs 0.75x; cause not found), so no side keeps a place.
-        for (const side of i % 2 === 0 ? sides : sides.toReversed()) await side();
-        ref.push(await bench.referenceRun(`run${i}`));
-        if (alt) log(`  run ${i + 1}/${throughputRuns}: compare build ${rate(altRuns.at(-1))}`);
-        log(
-          `  run ${i + 1}/${throughputRuns}: ` +
-            (product.length ? `product ${rate(product.at(-1))} [${product.at(-1).renderer}], ` : '') +
-            (productDom.length ? `product with DOM renderer ${rate(productDom.at(-1))}, ` : '') +
-            `reference ${rate(ref.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
-        );
-        try {
-          runCard.push(await bench.runCard({ renderer: runCardRenderer }));
-          const c = runCard.at(-1);
-          log(`  run ${i + 1}/${throughputRuns}: PTY run → run card ${rate(c)} from spawn (first byte after ${fmt(c.firstByteMs, ' ms', 0)}; ${fmt(c.streamMbPerSec)} MB/s from it) [${c.renderer}]`);
-        } catch (error) {
-          runCard.push({ error: error.message });
-          log(`  run ${i + 1}/${throughputRuns}: PTY run → run card could not be measured: ${firstLine(error.message)}`);
-        }
-      }
-      const result = {
-        payload: { bytes: payload.bytes, lines: payload.lines, charsParsed: payload.crlf.length },
-        geometry: bench.geometry,
-        xtermOptions,
-        productRenderer: product[0]?.renderer,
-        productGl: product[0]?.gl,
-        productMbPerSec: median(product.map((r) => r.mbPerSec)),
-        productDomMbPerSec: median(productDom.map((r) => r.mbPerSec)),
-        referenceMbPerSec: median(ref.map((r) => r.mbPerSec)),
-        referenceSelfTimedMbPerSec: median(ref.map((r) => r.selfTimed?.mbPerSec)),
-        runCardMbPerSec: median(runCard.map((r) => r.mbPerSec)),
-        runCardStreamMbPerSec: median(runCard.map((r) => r.streamMbPerSec)),
-        runCardFirstByteMs: median(runCard.map((r) => r.firstByteMs)),
-        runs: { product, productDom, reference: ref, compare: altRuns, runCard },
-      };
-      result.ratio = result.productMbPerSec / result.referenceMbPerSec;
-      result.domRatio = result.productDomMbPerSec / result.referenceMbPerSec;
-      result.runCardRatio = result.runCardMbPerSec / result.referenceMbPerSec;
-      if (alt) {
-        result.compare = { root: compareRoot, mbPerSec: median(altRuns.map((r) => r.mbPerSec)) };
-        result.compare.ratio = result.compare.mbPerSec / result.referenceMbPerSec;
-      }
-      if (diagnostics) {
-        log('  diagnostics (not counted): a product run (DOM renderer) with a WebSocket probe and the CPU profiler, a profiled reference run');
-        result.diagnostics = {
-          product: await bench.product({ profile: true, probe: true, trace: tracing, renderer: 'dom' }),
-          reference: await bench.referenceRun('diag', { profile: true, trace: tracing, profileSources: { '/page.js': referencePage.source } }),
-        };
-      }
-      return result;
+      return measureThroughputRounds({ bench, alt, compareRoot, variants, runs: throughputRuns, diagnostics, tracing, referencePageSource: referencePage.source, log });
     });
   }
 } catch (error) {
@@ -366,10 +306,6 @@ function printNativeSandbox(s) {
   );
 }
 
-function verdict(ok) {
-  return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
-}
-
 function printReport(r) {
   log('\n════ Omniscient Shell benchmark ════  (each figure next to a reference measured in this run)');
   printLedger(r.ledger);
@@ -378,52 +314,7 @@ function printReport(r) {
   else if (r.errors.agentCards) log(`\n0c. Agent output cards: not measured (${firstLine(r.errors.agentCards)})`);
   printExec(r.exec);
   printNativeSandbox(r.nativeSandbox);
-  const t = r.throughput;
-  if (t) {
-    const n = t.runs.product.length;
-    log(`\n1. Terminal throughput end to end: ${fmt(t.payload.charsParsed / MB)} MB of text through xterm.js, ${t.geometry.cols}x${t.geometry.rows}, scrollback ${t.xtermOptions.scrollback} (medians of ${n})`);
-    const cpu = (runs, pick) => fmt(median(runs.map(pick)), '', 0);
-    const row = (label, runs, mbps, ratio, goal) => [
-      label,
-      fmt(mbps),
-      ratioText(ratio),
-      goal ? `≥ ${GOALS.throughputRatio.toFixed(2)}×` : '',
-      goal ? verdict(ratio >= GOALS.throughputRatio) : '',
-      runs.map((x) => fmt(x.mbPerSec) + (x.capped ? '*' : '')).join(' / '),
-      `${cpu(runs, (x) => x.cpuMs.browser.renderer)} / ${cpu(runs, (x) => x.cpuMs.browser['gpu-process'])} / ${cpu(runs, (x) => x.cpuMs.host ?? x.cpuMs.server)}`,
-    ];
-    log(
-      table(
-        ['', 'MB/s', 'ratio', 'goal', '', 'runs', 'CPU ms: renderer / gpu / host or server'],
-        [
-          t.runs.product.length ? row(`product as shipped (renderer: ${rendererLabel(t)})`, t.runs.product, t.productMbPerSec, t.ratio, true) : null,
-          t.runs.productDom.length ? row('product, DOM renderer forced', t.runs.productDom, t.productDomMbPerSec, t.domRatio, !t.runs.product.length) : null,
-          t.compare ? row(`compare build: ${t.compare.root}`, t.runs.compare, t.compare.mbPerSec, t.compare.ratio, false) : null,
-          row('REFERENCE: bare xterm.js + raw WebSocket', t.runs.reference, t.referenceMbPerSec, 1, false),
-        ].filter(Boolean),
-      ),
-    );
-    if ([...t.runs.product, ...t.runs.productDom].some((x) => x.capped)) log(`  * capped: the run was stopped after ${process.env.BENCH_RUN_CAP_MS ?? 12000} ms and rated on what had been parsed`);
-    log(`  reference self-timed in the page from its first WebSocket message: ${fmt(t.referenceSelfTimedMbPerSec)} MB/s`);
-    printRunCard(t);
-    const d = t.diagnostics;
-    if (d) {
-      const f = d.product.frames;
-      if (f) {
-        log(
-          `  diagnostic product run (DOM renderer, ${fmt(d.product.mbPerSec)} MB/s under the profiler): ${f.frames} item frames ` +
-            `(median ${fmt(f.frameChars.median, '', 0)} bytes, max ${fmt(f.frameChars.max, '', 0)}) against ${d.reference.selfTimed?.messages ?? '?'} messages for the reference; ` +
-            `${f.creditFrames} credit frames (median ${fmt(f.creditPerFrame, '', 0)} chars); credit frame → next item ${fmt(f.creditToNextFrameMs, ' ms', 2)} (median); ` +
-            `${f.gapsOver5ms} pauses > 5 ms between item arrivals, totalling ${fmt(f.timeInGapsOver5msMs, ' ms', 0)} of ${fmt(d.product.ms, ' ms', 0)}`,
-        );
-      }
-      for (const [name, run] of [['product (DOM)', d.product], ['reference', d.reference]]) {
-        if (!run.profile) continue;
-        const groups = Object.entries(run.profile.groups).slice(0, 8).map(([g, ms]) => `${g} ${(100 * ms / run.profile.totalMs).toFixed(0)}%`);
-        log(`  ${name} renderer main thread, self time: ${groups.join(', ')}`);
-      }
-    }
-  } else log(`\n1. Terminal throughput: not measured (${firstLine(r.errors.throughput)})`);
+  printThroughput(r.throughput, r.errors.throughput, { log, goal: GOALS.throughputRatio });
 
   const c = r.coldStart;
   if (c) {
@@ -476,37 +367,3 @@ function summariseHostProfile(dir) {
   }
 }
 
-/** The PTY run → run card figure, as lines under the terminal table (whose rows other tooling reads as they are). */
-function printRunCard(t) {
-  const runs = t.runs.runCard ?? [];
-  if (runs.length === 0) return;
-  const measured = runs.filter((x) => Number.isFinite(x.mbPerSec));
-  const terminal = t.runs.product.length ? { label: 'terminal card as shipped', mbps: t.productMbPerSec } : { label: 'terminal card, DOM renderer', mbps: t.productDomMbPerSec };
-  log(
-    `  PTY run → run card (exec.shell spawn, pty: true, the same cat; spawn → last character parsed in the card's xterm; ${measured[0]?.renderer ?? 'n/a'} renderer): ` +
-      `${fmt(t.runCardMbPerSec)} MB/s, ${ratioText(t.runCardRatio)} the reference, ${ratioText(t.runCardMbPerSec / terminal.mbps)} the ${terminal.label} (${fmt(terminal.mbps)} MB/s); ` +
-      `runs ${runs.map((x) => (x.error ? 'failed' : fmt(x.mbPerSec) + (x.capped ? '*' : ''))).join(' / ')}`,
-  );
-  if (measured.length === 0) {
-    log(`    not measured: ${firstLine(runs[0].error)}`);
-    return;
-  }
-  const p = measured.at(-1).persisted;
-  log(
-    `    first character after ${fmt(t.runCardFirstByteMs, ' ms', 0)} (card in the DOM after ${fmt(median(measured.map((x) => x.cardShownMs)), ' ms', 0)}; the host started the process ${fmt(median(measured.map((x) => x.persisted.startedAfterMs)), ' ms', 0)} after storing the run; cat ran ${fmt(median(measured.map((x) => x.persisted.ranMs)), ' ms', 0)}); from the first character (the terminal figure's span) ${fmt(t.runCardStreamMbPerSec)} MB/s; ` +
-      `CPU ms renderer / gpu / host ${fmt(median(measured.map((x) => x.cpuMs.browser.renderer)), '', 0)} / ${fmt(median(measured.map((x) => x.cpuMs.browser['gpu-process'])), '', 0)} / ${fmt(median(measured.map((x) => x.cpuMs.host)), '', 0)}`,
-  );
-  log(
-    `    unlike the terminal, the run's output is persisted on the way (exec_run_items in sessions.db): last run ${p.status}${p.exitCode === null ? '' : ` ${p.exitCode}`}, ` +
-      `${fmt(p.outputBytes / MB)} MB in ${p.items.toLocaleString('en')} items, database +${fmt(p.databaseGrowthBytes / MB)} MB; sandbox: ${p.sandbox.length ? p.sandbox.join(', ') : 'none'}`,
-  );
-}
-
-function rendererLabel(t) {
-  if (t.productRenderer !== 'webgl') return t.productRenderer;
-  return /swiftshader|llvmpipe|software/i.test(t.productGl ?? '') ? 'WebGL on SwiftShader, i.e. software GL' : 'WebGL';
-}
-
-function firstLine(text) {
-  return String(text ?? 'not run').split('\n')[0];
-}

@@ -30,3 +30,13 @@ export function table(header, rows) {
   const line = (r) => '  ' + r.map((c, i) => c.padEnd(widths[i])).join('   ').trimEnd();
   return [line(all[0]), '  ' + widths.map((w) => '─'.repeat(w)).join('   '), ...all.slice(1).map(line)].join('\n');
 }
+
+/** A goal's verdict for the report's tables ('' when there is no goal). */
+export function verdict(ok) {
+  return ok === undefined ? '' : ok ? 'met' : 'NOT MET';
+}
+
+/** The first line of an error's text, for one-line "not measured" notes. */
+export function firstLine(text) {
+  return String(text ?? 'not run').split('\n')[0];
+}

@@ -1,5 +1,7 @@
 // Terminal throughput end to end. Product: `cat FILE` in a pty → host → RPC stream with credit → the renderer's
-// terminal card → xterm.js. Reference: the same characters from a raw WebSocket into a bare xterm.js page.
+// terminal card → xterm.js. Reference: a bare xterm.js page fed by a raw WebSocket from Node, with the same `cat` in
+// a pty (source 'pty', the goal's reference) or the same characters from memory (source 'memory', a ceiling);
+// throughputRounds.mjs says why both.
 // Both pages keep `window.__omniTerminalStats[id].bytesParsed` (updated in xterm's write callback) and both are
 // measured by the same poller, evaluated over CDP: first change of the counter → counter reaches the target.
 // Also in the same run and Chromium: the same `cat` as a PTY run of the shell tool into its run card, whose xterm
@@ -222,7 +224,7 @@ export class ThroughputBench {
     return measureRunCard({ host: this.host, rpc: this.rpc, sessionId: this.sessionId, home: this.home, payload: this.payload, capMs: RUN_CAP_MS, forceDom: renderer === 'dom' });
   }
 
-  async referenceRun(name, { profile = false, trace = false, profileSources = {} } = {}) {
+  async referenceRun(name, { profile = false, trace = false, profileSources = {}, source = 'memory' } = {}) {
     const browser = await launchChromium();
     try {
       const { page } = browser;
@@ -236,7 +238,8 @@ export class ThroughputBench {
       const serverCpu = process.cpuUsage();
       const before = { browser: browser.cpu() };
       await page.evaluate(startMeasuring('reference', need));
-      await this.reference.stream(name);
+      if (source === 'pty') await this.reference.streamPty(name, this.payload.path, this.geometry);
+      else await this.reference.stream(name);
       const run = await page.evaluate('window.__benchRun', { awaitPromise: true });
       const after = { browser: browser.cpu() };
       const result = this.result(run, before, after);
@@ -256,12 +259,14 @@ export class ThroughputBench {
     const ms = run.t1 - run.t0;
     const roles = {};
     for (const [role, value] of Object.entries(after.browser.roles)) roles[role] = value - (before.browser.roles[role] ?? 0);
+    const rendererThreads = {};
+    for (const [name, value] of Object.entries(after.browser.threads)) rendererThreads[name] = value - (before.browser.threads[name] ?? 0);
     return {
       ms,
       chars: run.parsed,
       mbPerSec: run.parsed / MB / (ms / 1000),
       capped: run.capped,
-      cpuMs: { browser: roles },
+      cpuMs: { browser: roles, rendererThreads },
     };
   }
 }

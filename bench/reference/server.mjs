@@ -1,9 +1,11 @@
-// The reference's tiny Node server: serves the bare xterm page, streams the payload over a raw WebSocket in
-// 64 KB text messages when the harness says go, and collects the results the page POSTs.
+// The reference's tiny Node server: serves the bare xterm page and, when the harness says go, streams the payload
+// to it over a raw WebSocket in text messages of up to 64 KB: from memory, or as the output of `cat` in a pty (the
+// minimal terminal server); it also collects the results the page POSTs.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
 import { URLSearchParams } from 'node:url';
+import { spawn as spawnPty } from 'node-pty';
 import { WebSocketServer } from 'ws';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
@@ -66,6 +68,42 @@ export async function startReferenceServer({ dir, payload, chunkChars = 64 * 102
     async stream(run) {
       const socket = await slot(connections, run).promise;
       for (let at = 0; at < payload.length; at += chunkChars) socket.send(payload.slice(at, at + chunkChars));
+    },
+    /**
+     * The minimal terminal server: `cat file` in a pty of the page's size (node-pty, as the product's terminals),
+     * its output sent on as it is read, with no flow control. Resolves when the pty's process has exited.
+     */
+    async streamPty(run, file, { cols, rows }) {
+      const socket = await slot(connections, run).promise;
+      // sh stays a moment after cat so the pty is read to its end before it closes (node-pty #72 drops the last KBs
+      // of a child that exits right after writing).
+      const child = spawnPty('sh', ['-c', 'cat "$1"; sleep 1', 'sh', file], { name: 'xterm-256color', cols, rows, cwd: dir, env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } });
+      // Reads (~4 KB each) are gathered into messages of up to chunkChars, each sent at most 5 ms after its first
+      // read, as the product gathers them into frames; one message per read left the page ~13,000 writes to make
+      // instead of ~800, and the reference slower.
+      let pending = [];
+      let size = 0;
+      let timer;
+      const flush = () => {
+        clearTimeout(timer);
+        timer = undefined;
+        if (size === 0) return;
+        socket.send(pending.length === 1 ? pending[0] : pending.join(''));
+        pending = [];
+        size = 0;
+      };
+      child.onData((data) => {
+        pending.push(data);
+        size += data.length;
+        if (size >= chunkChars) flush();
+        else timer ??= setTimeout(flush, 5);
+      });
+      return new Promise((resolve) =>
+        child.onExit(() => {
+          flush();
+          resolve();
+        }),
+      );
     },
     close() {
       for (const client of wss.clients) client.terminate();
