@@ -156,7 +156,10 @@ export class PtyScreen {
   async submit(message: string): Promise<number> {
     const from = this.mark();
     this.write(message);
-    await this.waitForText(message, from);
+    // Its last half echoed: a TUI may redraw other lines between the first keystroke's echo and the rest (Codex
+    // swaps its footer when the prompt stops being empty: "h", the footer, then "ello pelican").
+    const compact = message.replace(/\s+/g, '');
+    await this.waitForText(compact.slice(Math.floor(compact.length / 2)), from);
     this.write('\r');
     return from;
   }
