@@ -36,8 +36,6 @@ async function serve(args: string[]): Promise<void> {
     rendererDir: join(__dirname, '..', 'renderer'),
     rotateToken: flags['new-token'] === true,
   });
-  console.log(`Omniscient Shell ready at ${server.url}`);
-  console.log(`home: ${home}`);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -45,8 +43,12 @@ async function serve(args: string[]): Promise<void> {
     console.log(`omni: ${signal} received, stopping (terminals are closed, data is kept)`);
     void server.close().then(() => process.exit(0));
   };
+  // Before the ready line: whoever waits for it may stop the host at once, and a signal that came before the
+  // handlers ended the process without closing anything (seen in `npm run bench`, which stops hosts right away).
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  console.log(`Omniscient Shell ready at ${server.url}`);
+  console.log(`home: ${home}`);
 }
 
 async function main(argv: string[]): Promise<number> {
