@@ -5,6 +5,8 @@ import type { RpcError } from '../../src-preload/contract/errors';
 import { execContract, type Run, type RunItem } from '../../src-preload/contract/exec';
 import { createMemoryTransportPair, RpcClient, RpcServer, type Handlers, type StreamSink } from '../../src-preload/rpc';
 import { ExecService } from '../../src-main/node/exec/execService';
+import { ExecStore } from '../../src-main/node/exec/execStore';
+import type { RunItemSink } from '../../src-main/node/exec/runItemFeed';
 import { runProcesses } from '../../src-main/node/exec/runProcesses';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { openDatabase } from '../../src-main/node/store/database';
@@ -192,4 +194,43 @@ test('attachItems with a reader that hands credit back from inside push: every i
   });
   assert.ok(done);
   assert.deepEqual(received.map((item) => item.seq), items.map((item) => item.seq));
+});
+
+test('a reader that takes one item at a time gets every item, and the host reads each from the table about once', async (t) => {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const runId = await spawnRun(f, { command: 'for i in $(seq 1 100); do echo "line $i"; sleep 0.005; done' });
+  await waitEnded(f, runId);
+  const { items } = await pollAll(f, runId);
+  assert.ok(items.length > 50, `the run gave only ${items.length} items`);
+  const reads = t.mock.method(ExecStore.prototype, 'items');
+  const received: RunItem[] = [];
+  await new Promise<void>((resolve) => {
+    let paused = false;
+    let resume = (): void => undefined;
+    // Out of credit after every item, and given more on the next turn of the loop: a card on a slow page.
+    const sink: RunItemSink = {
+      push(item) {
+        received.push(item);
+        paused = true;
+        setImmediate(() => {
+          paused = false;
+          resume();
+        });
+      },
+      end: resolve,
+      onFlowControl(_onPause, onResume) {
+        resume = onResume;
+      },
+      get isPaused() {
+        return paused;
+      },
+      isClosed: false,
+    };
+    f.exec.attachItems(runId, 0, sink);
+  });
+  assert.deepEqual(received, items);
+  // Before, every resume read a whole page (up to 256 items) and dropped all but the first: ~n²/2 rows.
+  const rowsRead = reads.mock.calls.reduce((sum, call) => sum + (call.result as RunItem[]).length, 0);
+  assert.ok(rowsRead <= 3 * items.length, `${rowsRead} rows read from the table to deliver ${items.length} items`);
 });

@@ -13,7 +13,7 @@ export interface RunItemSink {
   readonly isClosed: boolean;
 }
 
-/** Items read from the table per step while catching up. */
+/** At most this many items are read from the table per step while catching up. */
 const PAGE = 256;
 
 /**
@@ -25,6 +25,12 @@ const PAGE = 256;
  */
 export class RunItemFeed implements Disposable {
   private last: number;
+  /**
+   * Items to read next: as many as the reader took last time before it paused (doubling while it takes whole
+   * pages). A page read whole and then mostly dropped at a pause was read again at every resume: a 50 MB run
+   * of ~190 KB items shown in a run card reread ~48 MB from SQLite each time the card returned credit.
+   */
+  private pageSize = PAGE;
   private ended = false;
   private catchingUp = false;
   private again = false;
@@ -72,12 +78,18 @@ export class RunItemFeed implements Disposable {
 
   private readPages(): void {
     while (!this.ended && !this.sink.isPaused && !this.sink.isClosed) {
-      const page = this.store.items(this.runId, this.last, PAGE);
+      const page = this.store.items(this.runId, this.last, this.pageSize);
       if (page.length === 0) return;
+      let taken = 0;
       for (const item of page) {
         this.deliver(item);
-        if (this.ended || this.sink.isPaused || this.sink.isClosed) return;
+        taken++;
+        if (this.ended || this.sink.isPaused || this.sink.isClosed) {
+          if (taken < page.length) this.pageSize = taken;
+          return;
+        }
       }
+      this.pageSize = Math.min(PAGE, this.pageSize * 2);
     }
   }
 
