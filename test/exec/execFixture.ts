@@ -77,6 +77,16 @@ export async function spawnRun(f: ExecFixture, request: Omit<ShellRequest, 'acti
   return result.run_id;
 }
 
+/** A fixture (closed after the test) with one run of `command` that has ended, and the run's items. */
+export async function endedRun(t: { after(fn: () => unknown): void }, command: string): Promise<{ f: ExecFixture; runId: string; items: RunItem[] }> {
+  const f = await execFixture();
+  t.after(() => f.close());
+  const runId = await spawnRun(f, { command });
+  await waitEnded(f, runId);
+  const { items } = await pollAll(f, runId);
+  return { f, runId, items };
+}
+
 /** The text of the run's output items of `kind`, joined. */
 export function outputOf(items: RunItem[], kind: RunItem['kind']): string {
   return items

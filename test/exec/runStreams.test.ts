@@ -11,7 +11,7 @@ import { runProcesses } from '../../src-main/node/exec/runProcesses';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { openDatabase } from '../../src-main/node/store/database';
 import { tempDir, waitFor } from '../helpers';
-import { execFixture, pollAll, SESSION, spawnRun, waitEnded } from './execFixture';
+import { endedRun, execFixture, pollAll, SESSION, spawnRun, waitEnded } from './execFixture';
 
 test('subscribeItems replays from since_seq, then follows live: the same items as poll, none missed, none twice', async (t) => {
   const f = await execFixture();
@@ -143,11 +143,7 @@ test('attachItems feeds a stream reader at its pace: nothing pushed while it is 
 });
 
 test('through the real bridge: a 5 MB run replays whole over the exec.items stream with attachItems (credit respected)', async (t) => {
-  const f = await execFixture();
-  t.after(() => f.close());
-  const runId = await spawnRun(f, { command: "head -c 5000000 /dev/zero | tr '\\0' z" });
-  await waitEnded(f, runId);
-  const { items } = await pollAll(f, runId);
+  const { f, runId, items } = await endedRun(t, "head -c 5000000 /dev/zero | tr '\\0' z");
   const contract = { 'exec.items': execContract['exec.items'] };
   const [serverSide, clientSide] = createMemoryTransportPair();
   const handlers: Handlers<typeof contract> = {
@@ -168,11 +164,7 @@ test('through the real bridge: a 5 MB run replays whole over the exec.items stre
 });
 
 test('attachItems with a reader that hands credit back from inside push: every item once, in order', async (t) => {
-  const f = await execFixture();
-  t.after(() => f.close());
-  const runId = await spawnRun(f, { command: 'for i in $(seq 1 300); do echo "line $i"; done' });
-  await waitEnded(f, runId);
-  const { items } = await pollAll(f, runId);
+  const { f, runId, items } = await endedRun(t, 'for i in $(seq 1 300); do echo "line $i"; done');
   const received: RunItem[] = [];
   let paused = false;
   let resume = () => undefined as void;
@@ -197,11 +189,7 @@ test('attachItems with a reader that hands credit back from inside push: every i
 });
 
 test('a reader that takes one item at a time gets every item, and the host reads each from the table about once', async (t) => {
-  const f = await execFixture();
-  t.after(() => f.close());
-  const runId = await spawnRun(f, { command: 'for i in $(seq 1 100); do echo "line $i"; sleep 0.005; done' });
-  await waitEnded(f, runId);
-  const { items } = await pollAll(f, runId);
+  const { f, runId, items } = await endedRun(t, 'for i in $(seq 1 100); do echo "line $i"; sleep 0.005; done');
   assert.ok(items.length > 50, `the run gave only ${items.length} items`);
   const reads = t.mock.method(ExecStore.prototype, 'items');
   const received: RunItem[] = [];
