@@ -49,7 +49,7 @@ test('a bundle runs as require would run it, and its code cache is written besid
   assert.deepEqual(readFileSync(cacheFile), cache);
 });
 
-test('a changed bundle or a damaged cache is compiled as usual and the cache made again', (t) => {
+test('a changed bundle (also one of the same length) or a damaged cache is compiled as usual and the cache made again', (t) => {
   const dir = tempDir('code-cache');
   t.after(dir.cleanup);
   const bundle = writeBundle(dir.path, 'hello');
@@ -63,10 +63,16 @@ test('a changed bundle or a damaged cache is compiled as usual and the cache mad
   assert.equal(JSON.parse(rebuilt.stdout).greeting, 'rebuilt', 'the stale cache ran the old code');
   assert.notDeepEqual(readFileSync(cacheFile), first, 'the stale cache was kept');
 
+  // V8 itself checks a cache against the source's length only: a rebuild of the same length must not run old code.
+  writeBundle(dir.path, 'howdy!!');
+  const sameLength = run(bundle);
+  assert.equal(sameLength.status, 0, sameLength.stderr);
+  assert.equal(JSON.parse(sameLength.stdout).greeting, 'howdy!!', 'a cache made from other source of the same length ran');
+
   writeFileSync(cacheFile, 'not a V8 code cache');
   const damaged = run(bundle);
   assert.equal(damaged.status, 0, damaged.stderr);
-  assert.equal(JSON.parse(damaged.stdout).greeting, 'rebuilt');
+  assert.equal(JSON.parse(damaged.stdout).greeting, 'howdy!!');
   assert.ok(readFileSync(cacheFile).length > 100, 'the damaged cache was not replaced');
 });
 
