@@ -18,6 +18,8 @@ export interface OmniApp {
   newWorkspace(name: string): string;
   /** Kills the host with SIGKILL (a crash, not a shutdown) and starts it again on the same port and home. */
   restartHost(): Promise<void>;
+  /** The text on the system clipboard (what a copy in the app put there). */
+  readClipboard(): Promise<string>;
 }
 
 const CHROMIUM_ARGS = [
@@ -92,12 +94,15 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
           if (!pid) throw new Error('the status bar does not show the host pid');
           process.kill(pid, 'SIGKILL');
         },
+        // The app's page may not read the clipboard (windowSecurity.ts refuses it); the main process can.
+        readClipboard: () => electronApp!.evaluate(({ clipboard }) => clipboard.readText()),
       };
     } else {
       const port = await freePort();
       host = await startHost(port, home, hostEnv);
       browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
       const page = await context.newPage();
       await pinDomRenderer(page);
       await page.goto(host.url);
@@ -111,6 +116,7 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
           await stopHost(host!, true);
           host = await startHost(port, home, hostEnv);
         },
+        readClipboard: () => page.evaluate(() => navigator.clipboard.readText()),
       };
     }
 

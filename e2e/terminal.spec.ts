@@ -54,6 +54,58 @@ test.describe('terminal cards', () => {
     expect(await parsed()).toBeGreaterThan(7_800_000);
   });
 
+  test('find, copy, paste and resize work on the screen', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('tools'), 'Tools');
+    const card = await openTerminal(page);
+    await runInTerminal(page, card, 'echo needle-$((6*7))');
+    await expect.poll(() => terminalText(card)).toMatch(/^needle-42$/m);
+
+    // Find: Ctrl+Shift+F in the screen moves to the card's search box; a match is selected, a miss is said.
+    await page.keyboard.press('Control+Shift+F');
+    const search = card.getByRole('searchbox');
+    await expect(search).toBeFocused();
+    await search.fill('needle-42');
+    await search.press('Enter');
+    await expect(search).not.toHaveAttribute('aria-invalid');
+    await expect(card.locator('.xterm-selection > div')).not.toHaveCount(0);
+    await search.fill('no-such-text');
+    await search.press('Enter');
+    await expect(search).toHaveAttribute('aria-invalid', 'true');
+    await search.press('Escape');
+    await expect(card.locator('.xterm-selection > div')).toHaveCount(0);
+
+    // Copy: a double click selects the word, Ctrl+Shift+C puts it on the clipboard.
+    const row = card.locator('.xterm-rows > div', { hasText: /^needle-42\s*$/ });
+    // xterm takes the mouse on its screen layer (the rows let it through), so the click goes to the row's place.
+    const box = (await row.boundingBox())!;
+    await page.mouse.dblclick(box.x + 12, box.y + box.height / 2);
+    await page.keyboard.press('Control+Shift+C');
+    await expect.poll(() => omni.readClipboard()).toBe('needle-42');
+
+    // Paste: Ctrl+Shift+V types the clipboard into the shell.
+    await page.keyboard.type('echo pasted:');
+    await page.keyboard.press('Control+Shift+V');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => terminalText(card)).toMatch(/^pasted:needle-42$/m);
+
+    // Resize: dragging the screen's corner taller gives the shell more rows.
+    const rowsNow = async (): Promise<number> => {
+      await runInTerminal(page, card, 'clear; stty size | sed "s/^/size:/"');
+      await expect.poll(() => terminalText(card)).toMatch(/^size:\d+ \d+$/m);
+      return Number(/^size:(\d+) /m.exec(await terminalText(card))![1]);
+    };
+    const rowsBefore = await rowsNow();
+    const screen = (await card.locator('.terminal-screen').boundingBox())!;
+    await page.mouse.move(screen.x + screen.width - 3, screen.y + screen.height - 3);
+    await page.mouse.down();
+    await page.mouse.move(screen.x + screen.width - 3, screen.y + screen.height + 157, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(rowsNow).toBeGreaterThanOrEqual(rowsBefore + 8);
+    await saveScreenshot(page, 'terminal-find-copy-resize');
+  });
+
   test('cards keep their screen across views and come back after a reload', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);

@@ -166,7 +166,8 @@ export class ThroughputBench {
     await settle(page, terminal.id);
     const info = (await this.rpc.call('terminal.list', { sessionId: this.sessionId })).find((t) => t.id === terminal.id);
     if (info) this.geometry = { cols: info.cols, rows: info.rows };
-    terminal.renderer = await page.evaluate(`document.querySelector('${card} .xterm canvas') ? 'webgl' : 'dom'`);
+    // The xterm lives in the screen's (open) shadow root (screenRoot.ts).
+    terminal.renderer = await page.evaluate(`document.querySelector('${card} .terminal-screen').shadowRoot.querySelector('.xterm canvas') ? 'webgl' : 'dom'`);
     if (terminal.renderer === 'webgl') {
       terminal.gl = await page.evaluate(`(() => {
         const gl = document.createElement('canvas').getContext('webgl2');

@@ -1,2 +1,3 @@
-// esbuild bundles stylesheets imported from TypeScript into app.css; they export nothing.
+// esbuild bundles stylesheets imported from TypeScript into app.css; they export nothing. Imported
+// `with { type: 'text' }` (screenRoot.ts), a sheet's default export is its text.
 declare module '*.css';

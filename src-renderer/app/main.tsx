@@ -1,6 +1,6 @@
-// Styles first: Pico for the elements, xterm's own sheet for the terminals, then our layout on top.
+// Styles first: Pico for the elements, then our layout on top. (xterm's sheet lives in each terminal's shadow
+// root: screenRoot.ts.)
 import '@picocss/pico/css/pico.min.css';
-import '@xterm/xterm/css/xterm.css';
 import './app.css';
 import './layout.css';
 

@@ -5,6 +5,7 @@ import { Terminal as Xterm } from '@xterm/xterm';
 import { DisposableStore, toDisposable, type Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import { handleClipboardKeys } from './clipboardKeys';
+import { openScreenRoot } from './screenRoot';
 import { currentTerminalTheme, onColorSchemeChange } from './terminalTheme';
 import { forgetTerminalStats, terminalStats } from './terminalStats';
 import { enableWebglRenderer } from './webglRenderer';
@@ -62,7 +63,7 @@ export class XtermScreen implements Disposable {
     this.term.loadAddon(this.search);
     this.term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
     this.term.attachCustomKeyEventHandler((event) => this.handleKey(event));
-    this.term.open(container);
+    this.term.open(openScreenRoot(container));
     this.store.add(enableWebglRenderer(this.term));
     if (options.onInput) {
       const onInput = options.onInput;
