@@ -13,6 +13,7 @@ import { RENDERER_CONTENT_SECURITY_POLICY, RENDERER_SECURITY_HEADERS } from '../
 import { isSafeExternalUrl } from '../src-main/electron-main/externalLinks';
 import { parseHostToMainMessage, parseMainToHostMessage } from '../src-main/electron-main/hostProcessMessages';
 import { electronNativeModulesDir, NATIVE_BUILD_MARKER } from '../src-main/electron-main/nativeModulesDir';
+import { isPermissionGranted } from '../src-main/electron-main/permissionPolicy';
 import { lookupRendererFile } from '../src-main/electron-main/rendererFiles';
 import { isRendererUrl, RENDERER_ENTRY_URL } from '../src-main/electron-main/rendererOrigin';
 import { isTrustedTopFrame } from '../src-main/electron-main/trustedFrame';
@@ -116,19 +117,39 @@ describe('the Electron window', () => {
     const main = source('main.ts');
     assert.match(main, /app\.enableSandbox\(\)/);
     assert.match(main, /app\.on\('web-contents-created',\s*\(_event, contents\) => hardenWebContents\(contents\)\)/);
-    assert.match(main, /denyAllPermissions\(defaultSession\)/);
+    assert.match(main, /restrictPermissions\(defaultSession\)/);
   });
 
-  test('denies navigation, new windows, webviews and every permission', () => {
+  test('denies navigation, new windows, webviews, and every permission the policy does not grant', () => {
     const security = source('windowSecurity.ts');
     for (const event of ['will-navigate', 'will-frame-navigate', 'will-redirect', 'will-attach-webview']) {
       assert.match(security, new RegExp(`contents\\.on\\('${event}', \\(event\\) => event\\.preventDefault\\(\\)\\)`), event);
     }
     assert.match(security, /setWindowOpenHandler\([\s\S]*?return \{ action: 'deny' \};/);
     assert.doesNotMatch(security, /action: 'allow'/);
-    assert.match(security, /setPermissionRequestHandler\(\(_contents, _permission, callback\) => callback\(false\)\)/);
-    assert.match(security, /setPermissionCheckHandler\(\(\) => false\)/);
+    // Both permission handlers ask the policy and nothing else; device permissions are all refused.
+    assert.match(security, /setPermissionRequestHandler\(\(_contents, permission, callback, details\) =>\s*callback\(isPermissionGranted\(permission, \{/);
+    assert.match(security, /setPermissionCheckHandler\(\(_contents, permission, requestingOrigin, details\) =>\s*isPermissionGranted\(permission, \{/);
     assert.match(security, /setDevicePermissionHandler\(\(\) => false\)/);
+  });
+
+  test('the permission policy grants only clipboard writes, and only to the top frame of our own page', () => {
+    const ours = { requestingUrl: 'app://omni/index.html', isMainFrame: true };
+    assert.equal(isPermissionGranted('clipboard-sanitized-write', ours), true);
+    // The check handler is given an origin, not a URL.
+    assert.equal(isPermissionGranted('clipboard-sanitized-write', { requestingUrl: 'app://omni', isMainFrame: true }), true);
+    for (const permission of ['clipboard-read', 'media', 'notifications', 'geolocation', 'openExternal', 'fullscreen', 'hid', 'unknown']) {
+      assert.equal(isPermissionGranted(permission, ours), false, permission);
+    }
+    for (const request of [
+      { requestingUrl: 'app://omni/index.html', isMainFrame: false },
+      { requestingUrl: 'https://example.com/', isMainFrame: true },
+      { requestingUrl: 'app://other/index.html', isMainFrame: true },
+      { requestingUrl: 'file:///etc/passwd', isMainFrame: true },
+      { requestingUrl: 'not a url', isMainFrame: true },
+    ]) {
+      assert.equal(isPermissionGranted('clipboard-sanitized-write', request), false, JSON.stringify(request));
+    }
   });
 
   test('registers app:// without bypassing CSP and serves it with the CSP header', () => {

@@ -8,7 +8,7 @@ import { HostProcessSupervisor } from './hostProcessSupervisor';
 import { createMainWindow } from './mainWindow';
 import { electronNativeModulesDir } from './nativeModulesDir';
 import { WindowPortBroker } from './windowPortBroker';
-import { denyAllPermissions, hardenWebContents } from './windowSecurity';
+import { hardenWebContents, restrictPermissions } from './windowSecurity';
 
 // Bundled to dist/electron/main.js beside preload.js and hostProcess.js; the renderer build is dist/renderer.
 const preloadPath = join(__dirname, 'preload.js');
@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   await app.whenReady();
 
   const defaultSession = session.defaultSession;
-  denyAllPermissions(defaultSession);
+  restrictPermissions(defaultSession);
   serveRendererOverAppProtocol(defaultSession, rendererDir);
 
   const nativeModulesDir = electronNativeModulesDir({

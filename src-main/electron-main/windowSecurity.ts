@@ -1,5 +1,6 @@
 import { shell, type Session, type WebContents } from 'electron';
 import { isSafeExternalUrl } from './externalLinks';
+import { isPermissionGranted } from './permissionPolicy';
 
 /**
  * No navigation, no new windows, no <webview>, for every web contents the app ever creates. The page is a
@@ -17,9 +18,17 @@ export function hardenWebContents(contents: WebContents): void {
   });
 }
 
-/** Camera, microphone, notifications, geolocation, HID, USB, serial, clipboard reads...: all refused. */
-export function denyAllPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.setPermissionCheckHandler(() => false);
+/**
+ * Camera, microphone, notifications, geolocation, HID, USB, serial, clipboard reads...: all refused. The one
+ * exception, clipboard writes from our own page, is permissionPolicy.ts's. Both handlers decide alike: most web APIs
+ * check first and only request when the check says no.
+ */
+export function restrictPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
+    callback(isPermissionGranted(permission, { requestingUrl: details.requestingUrl, isMainFrame: details.isMainFrame })),
+  );
+  session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    isPermissionGranted(permission, { requestingUrl: details.requestingUrl ?? requestingOrigin, isMainFrame: details.isMainFrame }),
+  );
   session.setDevicePermissionHandler(() => false);
 }
