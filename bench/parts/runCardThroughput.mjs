@@ -113,7 +113,9 @@ export async function measureRunCard({ host, rpc, sessionId, home, payload, capM
     runId = run.runId;
     const after = { host: readStat(host.child.pid), browser: browser.cpu() };
     if (!runId) throw new Error('no run card appeared after submitting the Runs form');
-    const renderer = await page.evaluate(`document.querySelector(${q(`[data-testid="exec-run-card"][data-run-id="${runId}"] .xterm canvas`)}) ? 'webgl' : 'dom'`);
+    // The card's xterm lives in its screen's (open) shadow root (screenRoot.ts).
+    const screen = q(`[data-testid="exec-run-card"][data-run-id="${runId}"] .terminal-screen`);
+    const renderer = await page.evaluate(`document.querySelector(${screen}).shadowRoot.querySelector('.xterm canvas') ? 'webgl' : 'dom'`);
     const record = await endedRun(rpc, sessionId, runId, run.capped);
     const roles = {};
     for (const [role, value] of Object.entries(after.browser.roles)) roles[role] = value - (before.browser.roles[role] ?? 0);
