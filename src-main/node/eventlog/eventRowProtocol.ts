@@ -20,6 +20,8 @@ export interface WriterSetup {
   file: string;
   /** Int32Array cell: the id of the last batch the writer finished (committed, or gave up and reported). */
   done: SharedArrayBuffer;
+  /** Bytes written since the last checkpoint that make the writer checkpoint without waiting for a lull. */
+  checkpointAfterBytes: number;
 }
 
 export interface WriterBatch {

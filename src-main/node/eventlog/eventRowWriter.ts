@@ -12,6 +12,9 @@ export type { EventRow } from './eventRowProtocol';
 /** How far (characters of output) the writer thread may fall behind before the host's thread waits for it. */
 export const DEFAULT_MAX_BACKLOG_CHARS = 32 * 1024 * 1024;
 
+/** How much the writer thread writes before it checkpoints even without a lull (the WAL a long flood grows). */
+export const DEFAULT_CHECKPOINT_AFTER_BYTES = 64 * 1024 * 1024;
+
 /** The worker's script: the bundle next to this one in a build, the TypeScript source under tsx (tests, dev). */
 function workerScript(): string | null {
   for (const name of ['eventLogWriterWorker.cjs', 'eventLogWriterWorker.js', 'eventLogWriterWorker.ts']) {
@@ -34,7 +37,8 @@ function startWorker(script: string, setup: WriterSetup): Worker {
  * brings (each one an fsync) run on the host's event loop. Batches commit in the order given, each whole or not at
  * all. `drain()` waits (blocking, bounded) until every batch given so far has finished: what readers and durable
  * appends need. The worker runs at a lower priority than the host's thread (eventLogWriterWorker.ts); `write()`
- * waits for it once it is more than `maxBacklogChars` behind.
+ * waits for it once it is more than `maxBacklogChars` behind. It checkpoints the WAL in the lulls between batches,
+ * or after `checkpointAfterBytes`, not every few MB as SQLite would.
  *
  * Output is scrubbed of the registered secrets and of token shapes before it is stored (secrets never reach the
  * disk). Where no worker can run (an in-memory database, a worker that fails to start or dies) rows are scrubbed
@@ -59,6 +63,7 @@ export class EventRowWriter {
     private readonly secrets: SecretRegistry,
     private readonly onError: (error: Error, rows: number) => void,
     private readonly maxBacklogChars = DEFAULT_MAX_BACKLOG_CHARS,
+    checkpointAfterBytes = DEFAULT_CHECKPOINT_AFTER_BYTES,
   ) {
     this.scrubber = new SecretScrubber(secrets);
     const insert = db.prepare(INSERT_EVENT_ROW.replace('INSERT', 'INSERT OR IGNORE'));
@@ -75,7 +80,7 @@ export class EventRowWriter {
       return;
     }
     try {
-      const worker = startWorker(script, { file: db.name, done: this.done.buffer as SharedArrayBuffer });
+      const worker = startWorker(script, { file: db.name, done: this.done.buffer as SharedArrayBuffer, checkpointAfterBytes });
       worker.on('message', (failure: WriterFailure) => this.onError(new Error(failure.error), failure.rows));
       worker.on('error', (error) => this.fallBack(worker, error));
       worker.on('exit', (code) => this.fallBack(worker, new Error(`the event log's writer thread stopped (exit code ${code})`)));
