@@ -5,9 +5,9 @@
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 5),
 // BENCH_ONLY=throughput,coldstart,paint,agentcards,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
-// BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: that checkout's
-// build, already built, is measured in the same run, alternating with this one, under the same conditions),
-// BENCH_HOST_CPU_PROF=DIR (the bench's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
+// BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: a production build
+// of that checkout is measured in the same run, alternating with this one, under the same conditions),
+// BENCH_HOST_CPU_PROF=DIR (the throughput part's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
 // diagnostic runs also record a Chromium trace: main-thread time by event; it slows the pages).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -132,6 +132,8 @@ if (only.has('agentcards')) {
 
 let host;
 let rpc;
+let throughputHost;
+let throughputRpc;
 let altHost;
 let altRpc;
 let reference;
@@ -160,10 +162,22 @@ if (hostParts) try {
   // start-up and lock contention that have nothing to do with the product.
   const shellHome = tempDir('shell-home');
   homes.push(home, workspace, shellHome);
-  const hostProfileDir = process.env.BENCH_HOST_CPU_PROF;
-  host = await startHost(root, home, { ...process.env, HOME: shellHome }, hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : []);
-  rpc = await HostRpc.connect(host.port, host.token);
-  const session = await rpc.call('session.create', { workspace, name: 'bench' });
+  // A production build (minified, React in production mode), as `npm run dist` ships it: what the throughput part
+  // measures, and the first paint next to the development build. Made once, when first needed.
+  let prodRoot;
+  const production = () => {
+    if (!prodRoot) {
+      prodRoot = productionBuild(root);
+      homes.push(prodRoot);
+    }
+    return prodRoot;
+  };
+  if (only.has('paint')) {
+    // The development build (dist/), for the first paint's second row.
+    host = await startHost(root, home, { ...process.env, HOME: shellHome });
+    rpc = await HostRpc.connect(host.port, host.token);
+    await rpc.call('session.create', { workspace, name: 'bench' });
+  }
 
   if (only.has('paint')) {
     log('\nUI first paint');
@@ -174,13 +188,12 @@ if (hostParts) try {
       let prodHost;
       let prodRpc;
       try {
-        const prodRoot = productionBuild(root);
         const prodHome = tempDir('prod-home');
-        homes.push(prodRoot, prodHome);
-        prodHost = await startHost(prodRoot, prodHome, { ...process.env, HOME: shellHome });
+        homes.push(prodHome);
+        prodHost = await startHost(production(), prodHome, { ...process.env, HOME: shellHome });
         prodRpc = await HostRpc.connect(prodHost.port, prodHost.token);
         await prodRpc.call('session.create', { workspace, name: 'bench' });
-        apps.push({ name: 'production build', url: prodHost.url, bundleBytes: bundleBytes(prodRoot) });
+        apps.push({ name: 'production build', url: prodHost.url, bundleBytes: bundleBytes(production()) });
       } catch (error) {
         log(`  (no production build: ${firstLine(error.message)}; measuring the development build only)`);
       }
@@ -195,19 +208,26 @@ if (hostParts) try {
   }
 
   if (only.has('throughput')) {
-    log(`\nTerminal throughput (${payloadMb} MB, ${throughputRuns} rounds of the product and both bare pages, order flipping)`);
+    log(`\nTerminal throughput (production build; ${payloadMb} MB, ${throughputRuns} rounds of the product and both bare pages, order flipping)`);
     await part('throughput', async () => {
       if (!renderer.ok) throw new Error(renderer.why);
-      const bench = new ThroughputBench({ host, rpc, sessionId: session.id, payload, reference, xtermOptions, log, home });
+      const hostProfileDir = process.env.BENCH_HOST_CPU_PROF;
+      const throughputHome = tempDir('throughput-home');
+      homes.push(throughputHome);
+      throughputHost = await startHost(production(), throughputHome, { ...process.env, HOME: shellHome }, hostProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${hostProfileDir}`] : []);
+      throughputRpc = await HostRpc.connect(throughputHost.port, throughputHost.token);
+      const session = await throughputRpc.call('session.create', { workspace, name: 'bench' });
+      const bench = new ThroughputBench({ host: throughputHost, rpc: throughputRpc, sessionId: session.id, payload, reference, xtermOptions, log, home: throughputHome });
       let alt;
       if (compareRoot) {
+        const altRoot = productionBuild(compareRoot);
         const altHome = tempDir('alt-home');
-        homes.push(altHome);
-        altHost = await startHost(compareRoot, altHome, { ...process.env, HOME: shellHome });
+        homes.push(altRoot, altHome);
+        altHost = await startHost(altRoot, altHome, { ...process.env, HOME: shellHome });
         altRpc = await HostRpc.connect(altHost.port, altHost.token);
         const altSession = await altRpc.call('session.create', { workspace, name: 'bench (compare)' });
         alt = new ThroughputBench({ host: altHost, rpc: altRpc, sessionId: altSession.id, payload, reference, xtermOptions, log });
-        log(`  A/B: also measuring the build in ${compareRoot} (renderer ${variants.has('dom') ? 'DOM forced' : 'as shipped'})`);
+        log(`  A/B: also measuring a production build of ${compareRoot} (renderer ${variants.has('dom') ? 'DOM forced' : 'as shipped'})`);
       }
       return measureThroughputRounds({ bench, alt, compareRoot, variants, runs: throughputRuns, diagnostics, tracing, referencePageSource: referencePage.source, log });
     });
@@ -217,8 +237,10 @@ if (hostParts) try {
   log(`bench: setup failed: ${error.stack ?? error}`);
 } finally {
   rpc?.close();
+  throughputRpc?.close();
   altRpc?.close();
   await host?.stop();
+  await throughputHost?.stop();
   await altHost?.stop();
   if (process.env.BENCH_HOST_CPU_PROF) report.hostProfile = summariseHostProfile(process.env.BENCH_HOST_CPU_PROF);
   await reference?.close();
@@ -348,7 +370,7 @@ function printReport(r) {
   if (r.hostProfile?.groups) {
     const h = r.hostProfile;
     const groups = Object.entries(h.groups).filter(([g]) => g !== '(idle)').slice(0, 10).map(([g, ms]) => `${g} ${fmt(ms, ' ms', 0)}`);
-    log(`\nhost CPU profile (whole bench, ${h.file}): ${groups.join(', ')}`);
+    log(`\nhost CPU profile (the throughput part's host, ${h.file}): ${groups.join(', ')}`);
     log(h.top.filter(([w]) => !w.startsWith('(idle')).slice(0, 12).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
   }
   if (r.errors.setup) log(`\nsetup failed: ${firstLine(r.errors.setup)}`);
