@@ -103,7 +103,7 @@ test('the writer checkpoints the WAL once a flood pauses, not every few MB durin
   // ~1000 of the flood's ~3000 pages.
   const stored = await waitFor(() => {
     const wal = walState(file);
-    return wal.frames > 0 && wal.backfilled === wal.frames && wal;
+    return wal.frames > 0 && wal.backfilled === wal.frames ? wal : null;
   }, 'the WAL checkpointed in the pause after the flood');
   assert.ok(stored.frames >= 3000, `the WAL started over during the flood: ${stored.frames} pages in it, 12 MB is ~3000`);
 });
