@@ -1,17 +1,32 @@
-// Turns a CDP CPU profile into "where the renderer's time went": self time per module of the bundle
-// (esbuild's unminified output marks each module with a `// path/to/module` comment line), plus idle and GC.
+// Turns a CDP CPU profile into "where the renderer's time went": self time per module of the bundle, plus idle and
+// GC. Modules are found from esbuild's `// path/to/module` comment lines in an unminified bundle, or from the source
+// map of a minified one (the production build), which has no such lines.
+import { sourceAt } from './sourceMap.mjs';
 
-/** Line (0-based) → module path, from esbuild's `// node_modules/...` / `// src-.../...` markers. */
-export function moduleMap(source) {
+/** A path as a bundle names it, relative to wherever it was built: from its node_modules/ or its top folder on. */
+function modulePath(path) {
+  const modules = path.lastIndexOf('node_modules/');
+  return modules >= 0 ? path.slice(modules) : path.replace(/^(\.\.\/|[\w.-]+\/)*?(?=(src-[\w-]+|bench|agents)\/)/, '');
+}
+
+/**
+ * (line, column) (0-based) → module path, from the bundle's source map when given, else from esbuild's
+ * `// node_modules/...` / `// src-.../...` marker lines in its text.
+ */
+export function moduleMap(source, map) {
+  if (map) {
+    const at = sourceAt(map);
+    return (line, column) => {
+      const path = at(line, column);
+      return path === undefined ? '(bundle prelude)' : modulePath(path);
+    };
+  }
   const markers = [];
   const lines = source.split('\n');
   for (let i = 0; i < lines.length; i++) {
     // Paths are relative to the build's working dir and may climb out of it (a symlinked node_modules).
     const m = /^\/\/ (\S*?(?:node_modules|src-[\w-]+|bench|agents)\/\S+)$/.exec(lines[i]);
-    if (!m) continue;
-    const path = m[1];
-    const modules = path.lastIndexOf('node_modules/');
-    markers.push([i, modules >= 0 ? path.slice(modules) : path.replace(/^(\.\.\/|[\w.-]+\/)*?(?=(src-[\w-]+|bench|agents)\/)/, '')]);
+    if (m) markers.push([i, modulePath(m[1])]);
   }
   return (line) => {
     let lo = 0;
@@ -28,6 +43,15 @@ export function moduleMap(source) {
   };
 }
 
+/** The bundle at `url` with its source map when the server has one (`<url>.map`), for summariseProfile. */
+export async function fetchBundle(url) {
+  const text = await fetch(url).then((r) => r.text());
+  const map = await fetch(`${url}.map`)
+    .then((r) => (r.ok ? r.json() : undefined))
+    .catch(() => undefined);
+  return { text, map };
+}
+
 /** node_modules/@xterm/xterm/lib/xterm.mjs → "@xterm/xterm"; src-preload/rpc/rpcClient.ts → "src-preload/rpc". */
 export function moduleGroup(path) {
   const parts = path.split('/');
@@ -40,11 +64,12 @@ export function moduleGroup(path) {
 }
 
 /**
- * Summarises `profile` (Profiler.stop's result). `sources` maps script url → bundle source text. Returns total ms,
- * self ms per group (idle, GC, program, native builtins and bundle modules) and the top functions.
+ * Summarises `profile` (Profiler.stop's result). `sources` maps script url → the bundle's source text, or
+ * `{ text, map }` with its parsed source map (fetchBundle). Returns total ms, self ms per group (idle, GC, program,
+ * native builtins and bundle modules) and the top functions.
  */
 export function summariseProfile(profile, sources) {
-  const maps = new Map(Object.entries(sources).map(([url, text]) => [url, moduleMap(text)]));
+  const maps = new Map(Object.entries(sources).map(([url, source]) => [url, typeof source === 'string' ? moduleMap(source) : moduleMap(source.text, source.map)]));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map();
   for (let i = 0; i < profile.samples.length; i++) {
@@ -67,7 +92,7 @@ export function summariseProfile(profile, sources) {
       where = `native ${callFrame.functionName || '(anonymous)'}`;
     } else {
       const map = [...maps.entries()].find(([url]) => callFrame.url.split('?')[0].endsWith(url))?.[1];
-      const module = map ? map(callFrame.lineNumber) : callFrame.url;
+      const module = map ? map(callFrame.lineNumber, callFrame.columnNumber) : callFrame.url;
       group = map ? moduleGroup(module) : callFrame.url;
       where = `${callFrame.functionName || '(anonymous)'}  ${module}`;
     }

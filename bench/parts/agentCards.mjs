@@ -16,7 +16,7 @@ import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
 import { HostRpc, startHost } from '../lib/host.mjs';
 import { productionBuild } from '../lib/productionBuild.mjs';
-import { summariseProfile } from '../lib/profile.mjs';
+import { fetchBundle, summariseProfile } from '../lib/profile.mjs';
 import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
 import { fmt, median, table } from '../lib/stats.mjs';
 import { startFloodReference } from './agentCardsReference.mjs';
@@ -166,8 +166,7 @@ async function stopProfiler(page, host, name) {
     mkdirSync(PROFILE_DIR, { recursive: true });
     writeFileSync(join(PROFILE_DIR, `${name}.cpuprofile`), JSON.stringify(profile));
   }
-  const source = await fetch(new URL('/app.js', host.url)).then((r) => r.text());
-  return summariseProfile(profile, { '/app.js': source });
+  return summariseProfile(profile, { '/app.js': await fetchBundle(new URL('/app.js', host.url).href) });
 }
 
 function describeProfile(p) {

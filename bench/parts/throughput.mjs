@@ -8,7 +8,7 @@
 // keeps the same counter (keyed by run id), timed from spawn (runCardThroughput.mjs).
 import { readFileSync } from 'node:fs';
 import { launchChromium, readStat } from '../lib/chromium.mjs';
-import { summariseProfile } from '../lib/profile.mjs';
+import { fetchBundle, summariseProfile } from '../lib/profile.mjs';
 import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
 import { MB, median } from '../lib/stats.mjs';
 import { measureRunCard } from './runCardThroughput.mjs';
@@ -207,8 +207,7 @@ export class ThroughputBench {
       if (trace) result.trace = summariseTrace(await stopTrace(browser.cdp));
       if (probe) result.frames = summariseProbe(await page.evaluate('({ recv: window.__benchWs.recv, sent: window.__benchWs.sent })'), run.t0, run.t1);
       if (profile) {
-        const source = await fetch(new URL('/app.js', this.host.url)).then((r) => r.text());
-        result.profile = summariseProfile(await stopProfiler(page), { '/app.js': source });
+        result.profile = summariseProfile(await stopProfiler(page), { '/app.js': await fetchBundle(new URL('/app.js', this.host.url).href) });
       }
       return result;
     } finally {
