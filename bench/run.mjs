@@ -3,7 +3,7 @@
 // between runs, so only the ratios are comparable across runs). Prints a table, writes .cache/bench/latest.json,
 // and exits 0 unless something could not be measured at all.
 //
-// Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 5),
+// Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 8),
 // BENCH_ONLY=throughput,coldstart,paint,agentcards,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
 // BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: a production build
 // of that checkout is measured in the same run, alternating with this one, under the same conditions),
@@ -37,7 +37,7 @@ import { startReferenceServer } from './reference/server.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
-const throughputRuns = Number(process.env.BENCH_RUNS ?? 5);
+const throughputRuns = Number(process.env.BENCH_RUNS ?? 8);
 const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,agentcards,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */

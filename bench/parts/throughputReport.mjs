@@ -8,7 +8,10 @@ export function printThroughput(t, error, { log, goal }) {
     return;
   }
   const n = Math.max(t.runs.product.length, t.runs.productDom.length);
-  log(`\n1. Terminal throughput end to end: ${fmt(t.payload.charsParsed / MB)} MB of text through xterm.js, ${t.geometry.cols}x${t.geometry.rows}, scrollback ${t.xtermOptions.scrollback} (medians of ${n})`);
+  log(
+    `\n1. Terminal throughput end to end: ${fmt(t.payload.charsParsed / MB)} MB of text through xterm.js, ${t.geometry.cols}x${t.geometry.rows}, scrollback ${t.xtermOptions.scrollback} ` +
+      `(${n} rounds: MB/s = median; ratio = median of each round's ratio to the reference run of that round)`,
+  );
   const cpu = (runs, pick) => fmt(median(runs.map(pick)), '', 0);
   const row = (label, runs, mbps, ratio, isGoal) => [
     label,
@@ -27,10 +30,12 @@ export function printThroughput(t, error, { log, goal }) {
         t.runs.productDom.length ? row('product, DOM renderer forced', t.runs.productDom, t.productDomMbPerSec, t.domRatio, !t.runs.product.length) : null,
         t.compare ? row(`compare build: ${t.compare.root}`, t.runs.compare, t.compare.mbPerSec, t.compare.ratio, false) : null,
         row('REFERENCE: bare xterm.js + raw WebSocket, same PTY child', t.runs.reference, t.referenceMbPerSec, 1, false),
-        row('ceiling: the same page fed from memory, no PTY', t.runs.ceiling, t.ceilingMbPerSec, t.ceilingMbPerSec / t.referenceMbPerSec, false),
+        row('ceiling: the same page fed from memory, no PTY', t.runs.ceiling, t.ceilingMbPerSec, t.ceilingReferenceRatio, false),
       ].filter(Boolean),
     ),
   );
+  const ofMedians = t.runs.product.length ? t.ratioOfMedians.product : t.ratioOfMedians.productDom;
+  log(`  the terminal card's ratio of the medians instead (whole-run drift left in): ${ratioText(ofMedians)}`);
   if ([...t.runs.product, ...t.runs.productDom].some((x) => x.capped)) log(`  * capped: the run was stopped after ${process.env.BENCH_RUN_CAP_MS ?? 12000} ms and rated on what had been parsed`);
   log(
     `  the reference is the goal's: the same \`cat\` in a node-pty, its output sent on by a bare Node server (self-timed in its page: ${fmt(t.referenceSelfTimedMbPerSec)} MB/s); ` +
