@@ -118,3 +118,36 @@ test('a (?<![set]) in an anchor adds no start but is checked: "sk-" counts only 
   for (const text of ['task-1234567890abcdefghij', 'disk-full', 'x_sk-1', 'a-sk-b']) assert.equal(prefilter.test(text), false, text);
   for (const text of ['sk-abc', 'key sk-abc', '"sk-abc"', 'k=sk-abc', '/sk-abc', 'task-1 sk-abc']) assert.equal(prefilter.test(text), true, text);
 });
+
+test('on ASCII bytes the prefilter says what the expression says of their text, without decoding them', () => {
+  const prefilter = TrigramPrefilter.forExpression(ANCHORS);
+  const expression = new RegExp(ANCHORS);
+  const words = ['-----BEGIN', 'ghp_', 'github_pat_', 'sk-ant-', 'sk-', 'AKIA', 'xoxb-', 'eyJ', 'Authorization', 'Bearer', '://', '?access_token=', '&X-Amz-Security-Token=', 'PASSWORD', 'PASS', '"clientSecret"', '"privateKey"'];
+  const next = random(29);
+  let positives = 0;
+  for (let round = 0; round < 20_000; round++) {
+    // The same adversarial text, folded to ASCII: é (0xE9) becomes "i", so a near-anchor stays a near-anchor.
+    const text = [...adversarialText(next, words)].map((char) => String.fromCharCode(char.charCodeAt(0) & 127)).join('');
+    const expected = expression.test(text);
+    if (expected) positives++;
+    assert.equal(prefilter.testAscii(Buffer.from(text, 'latin1')), expected, `round ${round}: ${JSON.stringify(text)}`);
+  }
+  assert.ok(positives > 2_000 && positives < 18_000, `${positives} of 20000 texts held an anchor`);
+  // At the edges, where the characters a confirmation looks at are cut off: the first and the last character.
+  for (const text of ['sk-abc', 'ghp_', 'x sk-', '"password"', 'the Bearer']) assert.equal(prefilter.testAscii(Buffer.from(text)), true, text);
+  for (const text of ['task-1', 'disk-', '"password', 'PASSWOR', 'ea']) assert.equal(prefilter.testAscii(Buffer.from(text)), false, text);
+  // A view into a larger buffer reads only its own bytes.
+  const backing = Buffer.from('ghp_ in front, then clean text, then AKIA behind');
+  assert.equal(prefilter.testAscii(backing.subarray(5, 36)), false);
+  assert.equal(prefilter.testAscii(backing.subarray(3, 36)), false, '"p_ " is not a start');
+  assert.equal(prefilter.testAscii(backing.subarray(0, 36)), true);
+});
+
+test('on ASCII bytes registered values are found as in text, also when they start outside ASCII (never, then)', () => {
+  const values = ['hunter2-correct-horse', '\u00e9t\u00e9-password-42'];
+  const prefilter = TrigramPrefilter.forLiterals(values);
+  assert.equal(prefilter.testAscii(Buffer.from(`${'x'.repeat(70_000)}hunter2-correct-horse`)), true);
+  assert.equal(prefilter.testAscii(Buffer.from('hunter2-correct-hors')), false);
+  // "it" + "i-password-42" has the 7-bit start of the second value: a start found, and refused by the expression.
+  assert.equal(prefilter.testAscii(Buffer.from('iti-password-42 iti-password-42')), false);
+});

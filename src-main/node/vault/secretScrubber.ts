@@ -25,6 +25,8 @@ interface Pass {
    * the text is returned as it came. Keeps no state between calls.
    */
   detect: { test(text: string): boolean };
+  /** The same test on ASCII bytes, where the detector can run on bytes (a trigram prefilter can, a RegExp not). */
+  detectAscii?: (bytes: Uint8Array) => boolean;
   replaceAll: RegExp;
   replacer: (match: string, ...rest: unknown[]) => string;
 }
@@ -42,8 +44,11 @@ function knownValuesPass(known: readonly string[]): Pass {
   // Longest first: where one value contains another, the whole of the longer one goes.
   const source = known.map(escapeRegExp).join('|');
   const marker = redactionMarker(REGISTERED);
-  const detect = known.every((value) => value.length >= 3) ? TrigramPrefilter.forLiterals(known) : new RegExp(source);
-  return { detect, replaceAll: new RegExp(source, 'g'), replacer: () => marker };
+  if (known.every((value) => value.length >= 3)) {
+    const detect = TrigramPrefilter.forLiterals(known);
+    return { detect, detectAscii: (bytes) => detect.testAscii(bytes), replaceAll: new RegExp(source, 'g'), replacer: () => marker };
+  }
+  return { detect: new RegExp(source), replaceAll: new RegExp(source, 'g'), replacer: () => marker };
 }
 
 /** Built once per list of patterns: the prefilter's table is 256 KB, and every scrubber uses the same list. */
@@ -74,7 +79,8 @@ function tokenPatternsPass(patterns: readonly TokenPattern[]): Pass {
     detect = TrigramPrefilter.forExpression(anchors);
     anchorPrefilters.set(patterns, detect);
   }
-  return { detect, replaceAll: new RegExp(source, 'g'), replacer };
+  const prefilter = detect;
+  return { detect, detectAscii: (bytes) => prefilter.testAscii(bytes), replaceAll: new RegExp(source, 'g'), replacer };
 }
 
 /**
@@ -116,6 +122,18 @@ export class SecretScrubber {
   /** The text with every secret replaced by its marker; the same string when there was none. */
   scrubText(text: string): string {
     return this.#scrubString(text, this.#current());
+  }
+
+  /**
+   * True when `bytes`, which must all be ASCII (isAscii), spell a text scrubText would return unchanged, found
+   * without decoding them (see TrigramPrefilter.testAscii); false when they may hold a secret, or when this
+   * scrubber cannot tell from bytes (a registered value shorter than three characters): decode and scrub the text.
+   */
+  isCleanAscii(bytes: Uint8Array): boolean {
+    for (const pass of this.#current()) {
+      if (!pass.detectAscii || pass.detectAscii(bytes)) return false;
+    }
+    return true;
   }
 
   /**

@@ -15,14 +15,17 @@ export class TrigramPrefilter {
   readonly #starts = new Uint32Array(1 << 16);
   /** The expression, sticky: `lastIndex` = where to try it. */
   readonly #confirm: RegExp;
+  /** The most characters a match of the expression can span (its lookbehind looks at one more, before it). */
+  readonly #maxMatchLength: number;
 
-  private constructor(starts: Iterable<string>, confirmSource: string) {
+  private constructor(starts: Iterable<string>, confirmSource: string, maxMatchLength: number) {
     for (const start of starts) {
       if (start.length !== 3) throw new Error(`a trigram prefilter start must be 3 characters, not ${JSON.stringify(start)}`);
       const key = trigramKey(start.charCodeAt(0), start.charCodeAt(1), start.charCodeAt(2));
       this.#starts[key >>> 5] |= 1 << (key & 31);
     }
     this.#confirm = new RegExp(confirmSource, 'y');
+    this.#maxMatchLength = maxMatchLength;
   }
 
   /**
@@ -33,7 +36,8 @@ export class TrigramPrefilter {
    * start-up (and in the tests), never by missing a token.
    */
   static forExpression(source: string): TrigramPrefilter {
-    return new TrigramPrefilter(leadingTrigrams(source), source);
+    const alternatives = parseAnchors(source);
+    return new TrigramPrefilter(startsOf(alternatives, source), source, longestMatch(alternatives));
   }
 
   /** For literal values of at least three characters each (registered secrets: eight or more). */
@@ -44,6 +48,7 @@ export class TrigramPrefilter {
     return new TrigramPrefilter(
       values.map((value) => value.slice(0, 3)),
       values.map((value) => value.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|'),
+      Math.max(...values.map((value) => value.length)),
     );
   }
 
@@ -64,6 +69,32 @@ export class TrigramPrefilter {
     }
     return false;
   }
+
+  /**
+   * What `test` would say of the text these bytes spell, for bytes that are all ASCII (check with isAscii first):
+   * then each byte is one character, so the same walk runs over the bytes without decoding them into a string, and
+   * only the few characters around a start are decoded to confirm it (the event log's writer scrubs every byte a
+   * terminal prints; decoding it all cost as much as the walk itself, and as much again in garbage collection).
+   */
+  testAscii(bytes: Uint8Array): boolean {
+    const end = bytes.length;
+    if (end < 3) return false;
+    const starts = this.#starts;
+    let key = ((bytes[0] & 127) << 7) | (bytes[1] & 127);
+    for (let i = 2; i < end; i++) {
+      key = ((key << 7) | (bytes[i] & 127)) & 0x1f_ffff;
+      if ((starts[key >>> 5] & (1 << (key & 31))) !== 0 && this.#confirmAt(bytes, i - 2)) return true;
+    }
+    return false;
+  }
+
+  /** Runs the expression at `at` on the characters a match there could involve: one before it, and the match. */
+  #confirmAt(bytes: Uint8Array, at: number): boolean {
+    const from = Math.max(0, at - 1);
+    const window = Buffer.from(bytes.buffer, bytes.byteOffset + from, Math.min(bytes.length, at + this.#maxMatchLength) - from).toString('latin1');
+    this.#confirm.lastIndex = at - from;
+    return this.#confirm.test(window);
+  }
 }
 
 function trigramKey(a: number, b: number, c: number): number {
@@ -76,12 +107,31 @@ type Atom = { chars: string[] } | { group: Alternatives };
 
 /** Every three-character string a match of `source` can begin with. */
 export function leadingTrigrams(source: string): Set<string> {
-  const parser = new AnchorParser(source);
-  const alternatives = parser.alternatives();
-  if (!parser.done) throw parser.error('an unmatched ")"');
+  return startsOf(parseAnchors(source), source);
+}
+
+function startsOf(alternatives: Alternatives, source: string): Set<string> {
   const out = new Set<string>();
   for (const sequence of alternatives) expand(sequence, '', out, source);
   return out;
+}
+
+function parseAnchors(source: string): Alternatives {
+  const parser = new AnchorParser(source);
+  const alternatives = parser.alternatives();
+  if (!parser.done) throw parser.error('an unmatched ")"');
+  return alternatives;
+}
+
+/** The most characters any alternative can match: anchors have no quantifiers, so this is finite. */
+function longestMatch(alternatives: Alternatives): number {
+  let longest = 0;
+  for (const sequence of alternatives) {
+    let length = 0;
+    for (const atom of sequence) length += 'chars' in atom ? Math.max(...atom.chars.map((char) => char.length)) : longestMatch(atom.group);
+    longest = Math.max(longest, length);
+  }
+  return longest;
 }
 
 function expand(atoms: Atom[], prefix: string, out: Set<string>, source: string): void {
