@@ -140,7 +140,7 @@ export class EventLog implements Disposable {
   /**
    * Adds an event and returns its seq. Output text is stored as UTF-8, so it must be well-formed Unicode (what a
    * UTF-8 decoder such as the pty's produces); a lone surrogate would come back as U+FFFD. Output that is already
-   * UTF-8 (a pty's, as Utf8Text) is kept as bytes and decoded only on the writer's thread, for scrubbing.
+   * UTF-8 (a pty's, as Utf8Text) is kept as bytes; the writer's thread scrubs ASCII as bytes and decodes the rest.
    */
   append(event: EventAppend, options: { durable?: boolean } = {}): number {
     if (this.disposed) throw new EventLogClosedError(event.kind);

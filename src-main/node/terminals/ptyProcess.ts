@@ -35,8 +35,8 @@ export interface PtyExit {
  * ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
  *
  * Output is read as bytes and delivered as UTF-8 of whole characters (Utf8Chunk): the renderer's frames take those
- * bytes as they are, and only readers that need text (the event log's writer thread, the scrollback when replayed)
- * decode it. A character split between two reads waits for the rest of it.
+ * bytes as they are, and only readers that need text decode it (the scrollback when replayed; the event log's writer
+ * thread when output is not ASCII or may hold a secret). A character split between two reads waits for the rest of it.
  */
 export class PtyProcess implements Disposable {
   private readonly pty: NodePty.IPty;
