@@ -54,6 +54,45 @@ test.describe('terminal cards', () => {
     expect(await parsed()).toBeGreaterThan(7_800_000);
   });
 
+  test('output streaming in faster than it can be read is drawn at most ~30 times a second, and its end is drawn', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('frames'), 'Frames');
+    const card = await openTerminal(page);
+    const id = await card.getAttribute('data-terminal-id');
+    // Frames drawn and characters parsed, sampled as the output goes by (floodFrames.ts limits the first).
+    await page.evaluate((terminalId) => {
+      const stats = (window as { __omniTerminalStats?: Record<string, { bytesParsed: number; frames: number }> }).__omniTerminalStats!;
+      const samples: [number, number, number][] = [];
+      (window as { __frameSamples?: typeof samples }).__frameSamples = samples;
+      const start = stats[terminalId!].bytesParsed;
+      const timer = setInterval(() => {
+        const { frames, bytesParsed } = stats[terminalId!];
+        samples.push([performance.now(), frames, bytesParsed - start]);
+        if (bytesParsed - start > 4_500_000) clearInterval(timer);
+      }, 10);
+    }, id);
+
+    // ~40 KB every 16 ms (~2.5 MB a second, ~6 MB in all): more than anyone reads, less than the page can parse, so
+    // without a limit it is drawn at every animation frame (60 a second).
+    const producer = "let i=0;const t=setInterval(()=>{let s='';for(let j=0;j<2400;j++)s+='paced line '+j+'\\n';process.stdout.write(s);if(++i===150){clearInterval(t);console.log('paced-'+(1+1)+'-done')}},16)";
+    await runInTerminal(page, card, `node -e "${producer}"`);
+    await expect.poll(() => terminalText(card), { timeout: 20_000 }).toMatch(/^paced-2-done$/m);
+
+    const { limited, span, frames } = await page.evaluate((terminalId) => {
+      const stats = (window as { __omniTerminalStats?: Record<string, { floodFramesLimited: boolean }> }).__omniTerminalStats!;
+      const samples = (window as { __frameSamples?: [number, number, number][] }).__frameSamples!;
+      const from = samples.find((s) => s[2] > 500_000)!;
+      const to = samples.find((s) => s[2] > 4_000_000)!;
+      return { limited: stats[terminalId!].floodFramesLimited, span: to[0] - from[0], frames: to[1] - from[1] };
+    }, id);
+    expect(limited).toBe(true);
+    expect(frames).toBeGreaterThan(0);
+    // An upper bound only (a slow machine draws fewer frames, never more), between the limit's 30 frames a second
+    // and the 60 drawn without it: 40 a second (measured here: 21-24 with the limit, 43-48 without it).
+    expect(frames, `${frames} frames in ${Math.round(span)} ms`).toBeLessThanOrEqual(Math.ceil(span / 25) + 2);
+  });
+
   test('find, copy, paste and resize work on the screen', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);

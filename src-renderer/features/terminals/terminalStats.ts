@@ -1,6 +1,11 @@
-/** What the benchmark harness reads: characters xterm has finished parsing, per terminal id. */
+/** What the benchmark harness and the end-to-end tests read, per terminal id. */
 export interface TerminalStats {
+  /** Characters xterm has finished parsing. */
   bytesParsed: number;
+  /** Frames xterm has drawn. */
+  frames: number;
+  /** Whether frames are limited while output floods in (floodFrames.ts). */
+  floodFramesLimited: boolean;
 }
 
 declare global {
@@ -12,7 +17,7 @@ declare global {
 
 export function terminalStats(id: string): TerminalStats {
   const all = (window.__omniTerminalStats ??= {});
-  return (all[id] ??= { bytesParsed: 0 });
+  return (all[id] ??= { bytesParsed: 0, frames: 0, floodFramesLimited: false });
 }
 
 export function forgetTerminalStats(id: string): void {

@@ -5,6 +5,7 @@ import { Terminal as Xterm } from '@xterm/xterm';
 import { DisposableStore, toDisposable, type Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import { handleClipboardKeys } from './clipboardKeys';
+import { limitFramesInFloods, noteOutput } from './floodFrames';
 import { openScreenRoot } from './screenRoot';
 import { currentTerminalTheme, onColorSchemeChange } from './terminalTheme';
 import { forgetTerminalStats, terminalStats } from './terminalStats';
@@ -49,6 +50,8 @@ export class XtermScreen implements Disposable {
     container: HTMLElement,
     private readonly options: XtermScreenOptions,
   ) {
+    // Before the terminal opens, so every frame it asks for goes through the limit.
+    const floodFramesLimited = limitFramesInFloods();
     const readOnly = !options.onInput;
     this.term = new Xterm({
       cursorBlink: !readOnly,
@@ -65,6 +68,9 @@ export class XtermScreen implements Disposable {
     this.term.attachCustomKeyEventHandler((event) => this.handleKey(event));
     this.term.open(openScreenRoot(container));
     this.store.add(enableWebglRenderer(this.term));
+    const stats = terminalStats(statsId);
+    stats.floodFramesLimited = floodFramesLimited;
+    this.store.add(this.term.onRender(() => stats.frames++));
     if (options.onInput) {
       const onInput = options.onInput;
       this.store.add(this.term.onData((data) => onInput(data)));
@@ -77,7 +83,6 @@ export class XtermScreen implements Disposable {
     };
     applyTheme();
     this.store.add(onColorSchemeChange(applyTheme));
-    terminalStats(statsId);
 
     const observer = new ResizeObserver(() => this.fitToContainer());
     observer.observe(container);
@@ -90,6 +95,7 @@ export class XtermScreen implements Disposable {
    * so a flood slows the producer, not the UI.
    */
   writeAcked(data: string, subscription: Subscription, weight = data.length): void {
+    noteOutput(data.length);
     this.term.write(data, () => {
       subscription.ack(weight);
       terminalStats(this.statsId).bytesParsed += data.length;
@@ -101,6 +107,7 @@ export class XtermScreen implements Disposable {
    * itself, faster than a TextDecoder into a string it would then convert again.
    */
   writeUtf8Acked(bytes: Uint8Array, subscription: Subscription, characters: number): void {
+    noteOutput(characters);
     this.term.write(bytes, () => {
       subscription.ack(characters);
       terminalStats(this.statsId).bytesParsed += characters;
