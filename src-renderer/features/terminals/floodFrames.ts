@@ -30,8 +30,8 @@ export function noteOutput(characters: number): void {
 
 /**
  * Limits the page's animation frames to one per FLOOD_FRAME_MS while terminal output floods in (at least
- * FLOOD_CHARS_PER_FRAME of it written since the last frame when another is asked for); otherwise frames come as the browser
- * gives them. Installed once per window, by the first terminal screen; returns whether it is (now) installed.
+ * FLOOD_CHARS_PER_FRAME of it written since the last frame when another is asked for); otherwise frames come as
+ * the browser gives them. Installed once per window, by the first terminal screen; returns whether it is installed.
  *
  * Why: under a flood the renderer's main thread is what limits throughput, and every frame cost it 3-5 ms: xterm's
  * DOM renderer rebuilding its rows and its viewport syncing the scrollbar (both run in animation frames), then
@@ -40,7 +40,8 @@ export function noteOutput(characters: number): void {
  * screen ends on it. Measured with `cat` of 20 MB into a terminal card, production builds with and without this,
  * alternating with the PTY-fed bare xterm page (12 rounds): faster in 9 of 12 pairs, by 10% (median), 0.95x the bare
  * page against 0.83x; Chromium's lifecycle work fell from 13-16% of the main thread's time to ~10% (traced). The same
- * limit injected into the page without the flood test, earlier: faster in 12 of 12 pairs, by 19%.
+ * limit injected into the page without the flood test, earlier: faster in 12 of 12 pairs, by 19%. `npm run bench`
+ * (50 MB, 8 rounds), four runs: 0.88, 1.03, 0.98, 1.10x the bare page (0.87x the same day without it).
  *
  * Why the page's requestAnimationFrame and not xterm's renderer: xterm.js has no option for it, and its frames are
  * scheduled in several places (the render debouncer, the viewport, the selection), all through the window's
