@@ -41,7 +41,7 @@ export function noteOutput(characters: number): void {
  * alternating with the PTY-fed bare xterm page (12 rounds): faster in 9 of 12 pairs, by 10% (median), 0.95x the bare
  * page against 0.83x; Chromium's lifecycle work fell from 13-16% of the main thread's time to ~10% (traced). The same
  * limit injected into the page without the flood test, earlier: faster in 12 of 12 pairs, by 19%. `npm run bench`
- * (50 MB, 8 rounds), four runs: 0.88, 1.03, 0.98, 1.10x the bare page (0.87x the same day without it).
+ * (50 MB, 8 rounds), five runs: 0.88, 1.03, 0.98, 1.10, 0.94x the bare page (0.87x the same day without it).
  *
  * Why the page's requestAnimationFrame and not xterm's renderer: xterm.js has no option for it, and its frames are
  * scheduled in several places (the render debouncer, the viewport, the selection), all through the window's
