@@ -1,7 +1,8 @@
 // The README's test command: typecheck, lint, unit + integration tests (node:test), then end-to-end (Playwright).
 // `node scripts/test.mjs unit` or `... e2e` runs one phase. Prints one closing line: "tests: N passed, N failed".
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = process.cwd();
@@ -43,7 +44,12 @@ const steps = {
     const clis = await run(process.execPath, ['scripts/install-harness-clis.mjs']);
     if (clis.code !== 0) console.log('test: the real harness CLIs could not be installed; their tests are skipped and reported as such');
     const files = findFiles(join(root, 'test'), '.test.ts').sort();
-    const result = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], { OMNI_TEST: '1' });
+    // An empty home of their own, as the e2e fixture gives its hosts: the shells the tests start read no startup
+    // files of the machine's user. A ~/.bashrc running `pyenv init` made every later bash hang once a test had closed
+    // a terminal while its shell was starting (pyenv's rehash lock was left behind): 15 tests timed out in one run.
+    const home = mkdtempSync(join(tmpdir(), 'omni-test-home-'));
+    const result = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], { OMNI_TEST: '1', HOME: home });
+    rmSync(home, { recursive: true, force: true });
     passed += Number(/^# pass (\d+)/m.exec(result.out)?.[1] ?? 0);
     failed += Number(/^# fail (\d+)/m.exec(result.out)?.[1] ?? 0);
     skipped += Number(/^# skipped (\d+)/m.exec(result.out)?.[1] ?? 0);
