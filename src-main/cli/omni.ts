@@ -7,6 +7,7 @@ import { agentCommand, agentUsage } from './agentCommand';
 import { parseFlags, UsageError } from './args';
 import { harnessCommand, harnessUsage } from './harnessCommand';
 import { ledgerCommand, ledgerUsage } from './ledgerCommand';
+import { endQuietlyOnBrokenPipe, exitAfterOutput } from './processOutput';
 import { NoRunningHostError } from './runningHost';
 import { shellCommand, shellUsage } from './shellCommand';
 
@@ -41,7 +42,7 @@ async function serve(args: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`omni: ${signal} received, stopping (terminals are closed, data is kept)`);
-    void server.close().then(() => process.exit(0));
+    void server.close().then(() => exitAfterOutput(0));
   };
   // Before the ready line: whoever waits for it may stop the host at once, and a signal that came before the
   // handlers ended the process without closing anything (seen in `npm run bench`, which stops hosts right away).
@@ -53,6 +54,9 @@ async function serve(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // A host's output is its log: a reader that goes away (`omni serve | head -1`) does not stop the UI and the runs
+  // it serves (SIGTERM does). Any other command's output is its answer, and nobody is left to take the rest.
+  endQuietlyOnBrokenPipe(command === 'serve' ? () => undefined : undefined);
   switch (command) {
     case 'serve':
       await serve(rest);
@@ -80,24 +84,25 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Never process.exit() directly: what is still queued for a pipe would be lost (see processOutput.ts).
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) exitAfterOutput(code);
   },
   (error: unknown) => {
     if (error instanceof UsageError) {
       console.error(`omni: ${error.message}\n\n${usage}`);
-      process.exit(2);
+      return exitAfterOutput(2);
     }
     if (error instanceof HomeInUseError) {
       console.error(`omni: ${error.message}`);
-      process.exit(5);
+      return exitAfterOutput(5);
     }
     if (error instanceof NoRunningHostError) {
       console.error(`omni: ${error.message}`);
-      process.exit(3);
+      return exitAfterOutput(3);
     }
     console.error(`omni: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );
