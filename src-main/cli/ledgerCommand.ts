@@ -1,12 +1,14 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeLedgerVerdict, type LedgerVerdict } from '../../src-preload/contract';
+import { describeLedgerVerdict, ledgerVerdictUnsigned, type LedgerVerdict } from '../../src-preload/contract';
 import { databasePath, resolveHome } from '../node/home';
 import { exportLedger, LedgerExportError } from '../node/ledger/ledgerExport';
-import { loadPublicKey } from '../node/ledger/ledgerSigningKey';
+import { loadPublicKey, loadSigningKey, type LedgerSigningKey } from '../node/ledger/ledgerSigningKey';
+import type { CheckpointTrust } from '../node/ledger/verifyLedger';
 import { keychainTrust } from '../node/ledger/ledgerTrust';
-import { storedCheckpoints, storedLedgerId } from '../node/ledger/storedEntries';
+import { ledgerFileIdentity, LedgerRecordError } from '../node/ledger/ledgerRecord';
+import { storedLedgerId } from '../node/ledger/storedEntries';
 import { verifyExportFile, LedgerFileError } from '../node/ledger/verifyExport';
 import { verifyStoredLedger } from '../node/ledger/verifyStoredLedger';
 import { DatabaseDamagedError, openDatabaseReadOnly, type Database } from '../node/store/database';
@@ -14,10 +16,12 @@ import { keychainChoiceFromEnv, openHostKeychain } from '../node/vault/hostKeych
 import { parseFlags, UsageError } from './args';
 
 export const ledgerUsage = `  ledger verify [--home DIR]
-        Check the audit ledger: hash chain, payload commitments, signed checkpoints (against the key in the OS
-        keychain). Exit 0 when intact, 1 when not.
+        Check the audit ledger: hash chain, payload commitments, signed checkpoints, and the OS keychain's record of
+        how far this home's ledger was signed. Exit 0 when intact and signed, 1 when not intact, 4 when the chain is
+        consistent but nothing signs it (that proves nothing about who wrote it).
   ledger verify --file FILE [--key KEYFILE] [--extends OLDFILE]
-        Check an exported ledger offline. --key pins the ledger's public key (from \`omni ledger key\`);
+        Check an exported ledger offline (same exit codes). --key pins the ledger's public key (from \`omni ledger
+        key\`): the export must then carry a checkpoint signed by it and a signed end line covering its last entry.
         --extends checks that FILE continues an earlier export OLDFILE instead of rewriting it.
   ledger export --out FILE [--home DIR] [--session ID] [--redact] [--redact-type TYPE]... [--redact-field PATH]...
         Write the ledger to FILE (JSON Lines) for a reviewer. --session discloses one session's entries only;
@@ -44,10 +48,14 @@ export async function ledgerCommand(args: string[]): Promise<number> {
   }
 }
 
+/** Exit codes of `ledger verify`: intact and signed, not intact, or consistent but unsigned. */
+export const VERIFY_EXIT = { intact: 0, notIntact: 1, unsigned: 4 } as const;
+
 function printVerdict(verdict: LedgerVerdict): number {
   console.log(describeLedgerVerdict(verdict));
   if (verdict.intact) for (const note of verdict.notes) console.log(`  note: ${note}`);
-  return verdict.intact ? 0 : 1;
+  if (!verdict.intact) return VERIFY_EXIT.notIntact;
+  return ledgerVerdictUnsigned(verdict) ? VERIFY_EXIT.unsigned : VERIFY_EXIT.intact;
 }
 
 /** Opens the home's database read-only, or explains why there is nothing (or nothing readable) to open. */
@@ -76,20 +84,26 @@ async function verifyCommand(args: string[]): Promise<number> {
   const home = resolveHome(flagString(flags.home));
   const db = openHomeLedger(home);
   if (!db) return 1;
-  let signed: boolean;
   let ledgerId: string | null;
   try {
     ledgerId = storedLedgerId(db);
-    signed = storedCheckpoints(db).length > 0;
   } catch (error) {
     console.error(`omni: the ledger could not be read: ${(error as Error).message} (the database file is damaged; restore it from a backup)`);
     return 1;
   } finally {
     db.close();
   }
-  // Only ask the keychain when there is something signed to check against it.
-  const { keychain, problem } = signed ? await openHostKeychain(keychainChoiceFromEnv()) : { keychain: null, problem: null };
-  const trust = signed ? await keychainTrust(keychain, ledgerId, problem ?? undefined) : { publicKey: null, source: null };
+  // The keychain's record is asked whatever the file holds: a file stripped of its checkpoints, cut or emptied
+  // has nothing left in it to fail, only the record does.
+  const { keychain, problem } = await openHostKeychain(keychainChoiceFromEnv());
+  let trust;
+  try {
+    trust = await keychainTrust(keychain, { file: ledgerFileIdentity(databasePath(home)), ledgerId }, problem ?? undefined);
+  } catch (error) {
+    if (!(error instanceof LedgerRecordError)) throw error;
+    console.log(`NOT VERIFIABLE: ${error.message}`);
+    return VERIFY_EXIT.notIntact;
+  }
   let verdict: LedgerVerdict;
   try {
     verdict = await verifyStoredLedger(databasePath(home), trust);
@@ -165,10 +179,12 @@ async function exportCommand(args: string[]): Promise<number> {
     console.error(`omni: ${target} exists already; choose a new file (an export is never written over another)`);
     return 1;
   }
-  const db = openHomeLedger(resolveHome(flagString(flags.home)));
+  const home = resolveHome(flagString(flags.home));
+  const db = openHomeLedger(home);
   if (!db) return 1;
   const showProgress = process.stderr.isTTY;
   try {
+    const signing = await endSigning(home, storedLedgerId(db));
     const summary = await exportLedger(
       db,
       target,
@@ -177,11 +193,13 @@ async function exportCommand(args: string[]): Promise<number> {
         onProgress: ({ written, total }) => {
           if (showProgress) process.stderr.write(`\rexporting: ${written}/${total} entries`);
         },
+        ...(signing.signEnd ? { signEnd: signing.signEnd } : {}),
       },
     );
     if (showProgress) process.stderr.write('\n');
     const parts = [`${summary.entries} entries`, `${summary.redacted} redacted`, `${summary.elided} elided`, `${summary.checkpoints} signed checkpoints`];
     console.log(`exported ${parts.join(', ')} to ${summary.file} (${summary.bytes} bytes); verify with: omni ledger verify --file ${summary.file}`);
+    if (!summary.signed) console.error(`omni: the export's end line is NOT signed: ${signing.why ?? summary.unsignedWhy}; it will not verify with --key`);
     return 0;
   } catch (error) {
     if (error instanceof LedgerExportError) {
@@ -191,6 +209,24 @@ async function exportCommand(args: string[]): Promise<number> {
     throw error;
   } finally {
     db.close();
+  }
+}
+
+/**
+ * What signs an export's end line: this home's ledger key from the keychain, with the keychain's trust (key and
+ * record) that the exported entries are checked against as they are written. Nothing when the keychain cannot be
+ * reached or holds no key for the ledger, and then why.
+ */
+async function endSigning(home: string, ledgerId: string | null): Promise<{ signEnd?: { key: LedgerSigningKey; trust: CheckpointTrust }; why?: string }> {
+  if (!ledgerId) return {};
+  const { keychain, problem } = await openHostKeychain(keychainChoiceFromEnv());
+  if (!keychain) return { why: `the keychain, which holds the signing key, cannot be reached (${problem})` };
+  try {
+    const key = await loadSigningKey(keychain, ledgerId);
+    if (!key) return { why: 'this keychain holds no signing key for this ledger' };
+    return { signEnd: { key, trust: await keychainTrust(keychain, { file: ledgerFileIdentity(databasePath(home)), ledgerId }) } };
+  } catch (error) {
+    return { why: (error as Error).message };
   }
 }
 

@@ -28,7 +28,8 @@ import { Ledger } from './ledger/ledger';
 import { LedgerQuery } from './ledger/ledgerQuery';
 import { SessionService } from './sessions/sessionService';
 import { openDatabase, openDatabaseReadOnly, type Database } from './store/database';
-import { loadOrCreateSigningKey } from './ledger/ledgerSigningKey';
+import { ledgerFileIdentity } from './ledger/ledgerRecord';
+import { decideSigning } from './ledger/signingGate';
 import { keychainTrust } from './ledger/ledgerTrust';
 import { exportLedger, LedgerExportError, newExportPath } from './ledger/ledgerExport';
 import { verifyStoredLedger } from './ledger/verifyStoredLedger';
@@ -230,21 +231,35 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
       ledger.flush();
       // Trust first, then checkpoints, then entries: each read sees at least what the one before vouched for.
       const ledgerId = ledger.ledgerId;
-      const trust = await keychainTrust(keychain, ledgerId, problem ?? undefined);
+      const trust = await keychainTrust(keychain, { file: ledgerFileIdentity(databasePath(options.home)), ledgerId }, problem ?? undefined);
       // Read-only connections of its own (worker threads on a large ledger): appends go on while it runs.
       return verifyStoredLedger(databasePath(options.home), trust);
     },
     'ledger.export': (request, sink) => {
       const abort = new AbortController();
       void (async () => {
+        // The end line is signed only where checkpoints are (signing started: the ledger matched its record), and only
+        // if what is written out verifies against the keychain's key and record (read first, as for verify).
+        await signingReady;
+        const { keychain } = await keychainReady;
+        const signer = ledger.signer;
         ledger.flush();
+        const file = ledgerFileIdentity(databasePath(options.home));
+        let signEnd;
+        try {
+          signEnd = signer && keychain ? { key: signer, trust: await keychainTrust(keychain, { file, ledgerId: ledger.ledgerId }) } : undefined;
+        } catch (error) {
+          log.error('ledger export: the keychain record could not be read, so the end line is not signed:', error);
+        }
         // A read-only snapshot: the file is one consistent state of the ledger however long the export takes.
         const snapshot = openDatabaseReadOnly(databasePath(options.home));
         try {
           const summary = await exportLedger(snapshot, newExportPath(options.home, request.sessionId, new Date()), request, {
             onProgress: ({ written, total }) => sink.push({ kind: 'progress', written, total }),
             signal: abort.signal,
+            ...(signEnd ? { signEnd } : {}),
           });
+          if (!summary.signed) log.error(`ledger export ${summary.file}: its end line is not signed (${summary.unsignedWhy}); it verifies without --key only`);
           const { file, entries, redacted, elided, checkpoints, bytes } = summary;
           sink.push({ kind: 'done', file, entries, redacted, elided, checkpoints, bytes });
           sink.end();
@@ -294,7 +309,11 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
       return;
     }
     try {
-      ledger.startSigning(await loadOrCreateSigningKey(keychain, ledger.ledgerId!), keychain);
+      ledger.flush();
+      const decision = await decideSigning(keychain, databasePath(options.home), ledger.ledgerId!);
+      if (!decision.sign) return log.error(decision.why);
+      if (decision.notice) log.error(decision.notice);
+      ledger.startSigning(decision.key, decision.record);
     } catch (error) {
       log.error('ledger checkpoints are not signed:', error);
     }

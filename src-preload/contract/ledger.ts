@@ -22,7 +22,11 @@ export const LedgerCheckpointInfo = z.object({
 });
 export type LedgerCheckpointInfo = z.infer<typeof LedgerCheckpointInfo>;
 
-/** What "Verify" found: the whole ledger intact, or the first entry that is not what the chain and checkpoints say. */
+/**
+ * What "Verify" found: the whole ledger intact, or where it is not what the chain, its checkpoints and the keychain's
+ * record say. An intact verdict with `checkpoint: null` is only "chain consistent, unsigned": the hashes agree with
+ * each other, which anyone who rewrites a ledger can arrange, so it proves nothing about who wrote it.
+ */
 export const LedgerVerdict = z.discriminatedUnion('intact', [
   z.object({
     intact: z.literal(true),
@@ -34,17 +38,33 @@ export const LedgerVerdict = z.discriminatedUnion('intact', [
     /** Things worth knowing that do not make the ledger bad, e.g. "the keychain could not be read". */
     notes: z.array(z.string()),
   }),
-  z.object({ intact: z.literal(false), size: z.number().int(), firstBadSeq: z.number().int(), reason: z.string() }),
+  z.object({
+    intact: z.literal(false),
+    size: z.number().int(),
+    firstBadSeq: z.number().int(),
+    reason: z.string(),
+    /**
+     * Set when a signature shows that something in this range changed without saying which entry: a re-chained
+     * rewrite hashes consistently, so only the signed head at `to` (and the intact one before `from`) catches it.
+     */
+    changed: z.object({ from: z.number().int(), to: z.number().int() }).optional(),
+  }),
 ]);
 export type LedgerVerdict = z.infer<typeof LedgerVerdict>;
+
+/** True for an intact verdict that no signature vouches for. */
+export const ledgerVerdictUnsigned = (verdict: LedgerVerdict): boolean => verdict.intact && verdict.checkpoint === null;
 
 /** The one-line verdict the CLI prints and the ledger view shows. */
 export function describeLedgerVerdict(verdict: LedgerVerdict): string {
   if (!verdict.intact) {
+    if (verdict.changed) return `NOT INTACT: changed within entries ${verdict.changed.from}-${verdict.changed.to}: ${verdict.reason}`;
     return `NOT INTACT: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason} (entries 1-${verdict.size} are intact)`;
   }
-  const checkpoint = verdict.checkpoint ? `last signed checkpoint at seq ${verdict.checkpoint.seq}` : 'no signed checkpoint';
-  return `intact: ${verdict.size} entries, head ${verdict.headHash}, ${checkpoint}`;
+  if (!verdict.checkpoint) {
+    return `chain consistent, unsigned: ${verdict.size} entries, head ${verdict.headHash}; no signed checkpoint, so this proves nothing about who wrote it`;
+  }
+  return `intact: ${verdict.size} entries, head ${verdict.headHash}, last signed checkpoint at seq ${verdict.checkpoint.seq}`;
 }
 
 /**

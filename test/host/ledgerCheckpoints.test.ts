@@ -7,7 +7,8 @@ import { test, type TestContext } from 'node:test';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { checkpointMessage } from '../../src-main/node/ledger/checkpoint';
 import { entryHash, payloadCommit } from '../../src-main/node/ledger/entryHash';
-import { latestCheckpointAccount, loadOrCreateSigningKey, signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
+import { deleteLedgerRecords, ledgerFileIdentity } from '../../src-main/node/ledger/ledgerRecord';
+import { loadOrCreateSigningKey, signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
 import { keychainTrust } from '../../src-main/node/ledger/ledgerTrust';
 import { storedCheckpoints, storedEntries, storedLedgerId } from '../../src-main/node/ledger/storedEntries';
 import { verifyLedger } from '../../src-main/node/ledger/verifyLedger';
@@ -33,23 +34,27 @@ async function signedLedger(t: TestContext): Promise<{ file: string; keychain: K
   const ledgerId = ledger.ledgerId!;
   t.after(async () => {
     await keychain.delete(signingKeyAccount(ledgerId));
-    await keychain.delete(latestCheckpointAccount(ledgerId));
+    await deleteLedgerRecords(keychain, ledgerFileIdentity(file), ledgerId);
   });
-  ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), keychain);
+  ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), { keychain, file: ledgerFileIdentity(file) });
   for (let i = 1; i < ENTRIES; i++) ledger.append({ type: 'test.entry', actor: i % 2 ? 'user' : 'agent-1', payload: { i } });
   await ledger.close();
   db.close();
   return { file, keychain, ledgerId, dir: dir.path };
 }
 
-async function verifyFile(file: string, keychain: Keychain, mutate?: (db: Database) => void) {
+/**
+ * Verifies `file` (a copy of the signed `original`, or the original) against the keychain. A copy is checked against
+ * the original's record, as `omni ledger verify` checks a file by its own record and its copies' records.
+ */
+async function verifyFile(file: string, keychain: Keychain, mutate?: (db: Database) => void, asFile = file) {
   const db = openDatabase(file);
   try {
     if (mutate) {
       db.exec('DROP TRIGGER audit_ledger_no_update; DROP TRIGGER audit_ledger_no_delete; DROP TRIGGER ledger_checkpoints_no_delete;');
       mutate(db);
     }
-    const trust = await keychainTrust(keychain, storedLedgerId(db));
+    const trust = await keychainTrust(keychain, { file: ledgerFileIdentity(asFile), ledgerId: storedLedgerId(db) });
     return verifyLedger(storedEntries(db), storedCheckpoints(db), trust);
   } finally {
     db.close();
@@ -77,7 +82,8 @@ if (needsPrivateKeyring) {
     for (let removed = 1; removed <= 10; removed++) {
       const copy = join(dir, `cut-${removed}.db`);
       copyFileSync(file, copy);
-      const verdict = await verifyFile(copy, keychain, (db) => db.prepare('DELETE FROM audit_ledger WHERE seq > ?').run(ENTRIES - removed));
+      // Checked as the original file (its record), as if the original had been cut in place.
+      const verdict = await verifyFile(copy, keychain, (db) => db.prepare('DELETE FROM audit_ledger WHERE seq > ?').run(ENTRIES - removed), file);
       assert.equal(verdict.intact, false, `removing the last ${removed} went unnoticed`);
       if (!verdict.intact) {
         assert.equal(verdict.firstBadSeq, ENTRIES - removed + 1);
@@ -88,7 +94,7 @@ if (needsPrivateKeyring) {
       const hidden = await verifyFile(both, keychain, (db) => {
         db.prepare('DELETE FROM audit_ledger WHERE seq > ?').run(ENTRIES - removed);
         db.prepare('DELETE FROM ledger_checkpoints WHERE size > ?').run(ENTRIES - removed);
-      });
+      }, file);
       assert.equal(hidden.intact, false, `removing the last ${removed} with their checkpoint went unnoticed`);
       if (!hidden.intact) assert.match(hidden.reason, /the keychain records a signed checkpoint at seq 250/);
     }
@@ -145,15 +151,15 @@ if (needsPrivateKeyring) {
     const ledgerId = ledger.ledgerId!;
     t.after(async () => {
       await keychain.delete(signingKeyAccount(ledgerId));
-      await keychain.delete(latestCheckpointAccount(ledgerId));
+      await deleteLedgerRecords(keychain, ledgerFileIdentity(file), ledgerId);
     });
-    ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), keychain);
+    ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), { keychain, file: ledgerFileIdentity(file) });
     for (let i = 0; i < 130; i++) ledger.append({ type: 'test.entry', actor: 'user', payload: { i } });
     ledger.flush();
     db.close(); // no close(): as if the process died
     db = openDatabase(file);
     ledger = new Ledger(db, { checkpointEvery: EVERY });
-    ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), keychain);
+    ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), { keychain, file: ledgerFileIdentity(file) });
     assert.deepEqual(storedCheckpoints(db).map((c) => c.size), [1, 100, 131]);
     await ledger.close();
     db.close();

@@ -13,7 +13,7 @@ function omni(...args: string[]) {
   return { code: result.status, out: result.stdout + result.stderr };
 }
 
-test('omni ledger verify says intact with the size and head, then names the first bad entry after tampering', (t) => {
+test('omni ledger verify says an unsigned ledger is only chain-consistent (exit 4), then names the first bad entry after tampering', (t) => {
   const home = tempDir('home');
   t.after(home.cleanup);
   const db = openDatabase(join(home.path, 'memory', 'sessions.db'));
@@ -22,8 +22,8 @@ test('omni ledger verify says intact with the size and head, then names the firs
   ledger.flush();
   const head = ledger.headInfo.hash;
   const intact = omni('ledger', 'verify', '--home', home.path);
-  assert.equal(intact.code, 0, intact.out);
-  assert.match(intact.out, new RegExp(`^intact: 20 entries, head ${head}`, 'm'));
+  assert.equal(intact.code, 4, intact.out);
+  assert.match(intact.out, new RegExp(`^chain consistent, unsigned: 20 entries, head ${head}; no signed checkpoint, so this proves nothing about who wrote it`, 'm'));
 
   db.exec('DROP TRIGGER audit_ledger_no_update');
   db.prepare(`UPDATE audit_ledger SET payload = '{"i":99}' WHERE seq = 7`).run();

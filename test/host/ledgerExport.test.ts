@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { Ledger } from '../../src-main/node/ledger/ledger';
-import { latestCheckpointAccount, loadOrCreateSigningKey, signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
+import { deleteLedgerRecords, ledgerFileIdentity } from '../../src-main/node/ledger/ledgerRecord';
+import { loadOrCreateSigningKey, signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
 import { openDatabase } from '../../src-main/node/store/database';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { tempDir } from '../helpers';
@@ -22,15 +23,16 @@ function omni(...args: string[]) {
 async function signedHome(t: TestContext, entries: number, home = tempDir('home')): Promise<string> {
   t.after(home.cleanup);
   const keychain = await openKeychain();
-  const db = openDatabase(join(home.path, 'memory', 'sessions.db'));
+  const file = join(home.path, 'memory', 'sessions.db');
+  const db = openDatabase(file);
   const ledger = new Ledger(db, { checkpointEvery: 50 });
   if (ledger.headInfo.size === 0) ledger.append({ type: 'host.start', actor: 'host', payload: { pid: 1 } });
   const ledgerId = ledger.ledgerId!;
   t.after(async () => {
     await keychain.delete(signingKeyAccount(ledgerId));
-    await keychain.delete(latestCheckpointAccount(ledgerId));
+    await deleteLedgerRecords(keychain, ledgerFileIdentity(file), ledgerId);
   });
-  ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), keychain);
+  ledger.startSigning(await loadOrCreateSigningKey(keychain, ledgerId), { keychain, file: ledgerFileIdentity(file) });
   for (let i = ledger.headInfo.size; i < entries; i++) {
     const kind = i % 3;
     ledger.append(

@@ -54,3 +54,33 @@ export function checkpointSignatureValid(ledgerId: Buffer, checkpoint: Checkpoin
     return false;
   }
 }
+
+/**
+ * An export's end line is signed too, so its last entry is covered by a signature even when the ledger had grown
+ * past its newest checkpoint: whoever cuts an export short, or appends to it, must forge this. The signed message:
+ *   EXPORT_END_DOMAIN ‖ ledger_id (32 bytes) ‖ u64be(size) ‖ head_hash (32 bytes) ‖ newest checkpoint's signature
+ *   (64 bytes; zeros when the export carries none)
+ * A domain of its own: an end signature can never pass for a checkpoint of the ledger, nor the other way round.
+ */
+export const EXPORT_END_DOMAIN_TAG = Buffer.from('omniscient-shell/ledger-export-end/v1\0', 'utf8');
+
+export function exportEndMessage(ledgerId: Buffer, size: number, headHash: Buffer, newestCheckpointSignature: Buffer | null): Buffer {
+  if (ledgerId.length !== 32 || headHash.length !== 32) throw new RangeError('export end: ledger id and head hash are 32 bytes each');
+  const message = Buffer.alloc(EXPORT_END_DOMAIN_TAG.length + 32 + 8 + 32 + SIGNATURE_BYTES);
+  let at = EXPORT_END_DOMAIN_TAG.copy(message, 0);
+  at += ledgerId.copy(message, at);
+  at = message.writeBigUInt64BE(BigInt(size), at);
+  at += headHash.copy(message, at);
+  newestCheckpointSignature?.copy(message, at);
+  return message;
+}
+
+/** True when `signature` is `publicKey`'s signature over an export's end (see exportEndMessage). */
+export function exportEndSignatureValid(message: Buffer, signature: Buffer, publicKey: KeyObject): boolean {
+  if (signature.length !== SIGNATURE_BYTES) return false;
+  try {
+    return verifySignature(null, message, publicKey, signature);
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,15 @@
 import type { Database } from '../store/database';
 import type { Keychain } from '../vault/keychain';
 import { checkpointMessage, type Checkpoint } from './checkpoint';
-import { recordLatestCheckpoint, type LedgerSigningKey } from './ledgerSigningKey';
+import { writeFileRecord, type LedgerRecord } from './ledgerRecord';
+import type { LedgerSigningKey } from './ledgerSigningKey';
+
+/** Where the newest checkpoint is also recorded: this file's keychain record (and, for a fork, what it forked from). */
+export interface CheckpointRecordTarget {
+  keychain: Keychain;
+  file: string;
+  forkOf?: LedgerRecord['forkOf'];
+}
 
 /**
  * Signs and stores checkpoints for one ledger. `sign` runs inside the ledger's write transaction, so a checkpoint
@@ -20,7 +28,7 @@ export class CheckpointWriter {
     private readonly key: LedgerSigningKey,
     private readonly ledgerId: Buffer,
     /** Where the newest checkpoint is also recorded; null records it nowhere else (a ledger checked offline only). */
-    private readonly keychain: Keychain | null,
+    private readonly recordTarget: CheckpointRecordTarget | null,
     private readonly onError: (error: unknown) => void,
   ) {
     this.insert = db.prepare('INSERT INTO ledger_checkpoints (size, ts, head_hash, prev_signature, signature, public_key) VALUES (?, ?, ?, ?, ?, ?)');
@@ -58,12 +66,17 @@ export class CheckpointWriter {
     }
     this.beforeUnsettled = undefined;
     const newest = this.last;
-    if (!newest || !this.keychain) return;
-    const keychain = this.keychain;
-    const record = { size: newest.size, headHash: newest.headHash.toString('hex'), signature: newest.signature.toString('hex') };
-    this.keychainWrites = this.keychainWrites
-      .then(() => recordLatestCheckpoint(keychain, this.ledgerId.toString('hex'), record))
-      .catch(this.onError);
+    if (!newest || !this.recordTarget) return;
+    const { keychain, file, forkOf } = this.recordTarget;
+    const record: LedgerRecord = {
+      file,
+      ledgerId: this.ledgerId.toString('hex'),
+      size: newest.size,
+      headHash: newest.headHash.toString('hex'),
+      signature: newest.signature.toString('hex'),
+      ...(forkOf ? { forkOf } : {}),
+    };
+    this.keychainWrites = this.keychainWrites.then(() => writeFileRecord(keychain, record)).catch(this.onError);
   }
 
   /** Resolves once every keychain write so far has finished. */

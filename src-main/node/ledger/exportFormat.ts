@@ -6,7 +6,12 @@
  *   {"seq":1,"ts":…,"type":…,"actor":…,"sessionId":…,"payloadCommit":…,"prevHash":…,"entryHash":…,
  *    "payload":{…}|null,"salt":…|null,"redacted"?:"why"}                        every entry, in seq order
  *   {"seq":7,"prevHash":…,"entryHash":…,"elided":true}                           an entry of another session (--session)
- *   {"end":{"entries":N,"checkpoints":K}}                                        proves the file was not cut short
+ *   {"end":{"entries":N,"checkpoints":K,"size":S,"headHash":…,"signature":…|null}} proves the file was not cut short
+ *
+ * The end line's signature (checkpoint.ts, exportEndMessage) covers the header's size and head hash by the ledger's
+ * key, so the export's last entry is vouched for even when the ledger had grown past its newest checkpoint. It is
+ * null when the exporter had no key, or the ledger did not verify against its keychain record (nothing is signed
+ * over a ledger that does not verify); such an export fails `verify --key`.
  *
  * Hashes, salts and signatures are lowercase hex; public keys are base64 SPKI DER. A payload is the JSON object the
  * commitment was made over (its canonical JSON is recomputed to check it); a redacted entry has payload and salt
@@ -56,5 +61,5 @@ export interface ExportElidedLine {
 }
 
 export interface ExportEndLine {
-  end: { entries: number; checkpoints: number };
+  end: { entries: number; checkpoints: number; size: number; headHash: string; signature: string | null };
 }

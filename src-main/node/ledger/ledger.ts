@@ -1,9 +1,8 @@
 import type { LedgerEntry } from '../../../src-preload/contract';
 import { Emitter } from '../../../src-preload/rpc';
 import type { Database } from '../store/database';
-import type { Keychain } from '../vault/keychain';
 import { canonicalJson } from './canonicalJson';
-import { CheckpointWriter } from './checkpointWriter';
+import { CheckpointWriter, type CheckpointRecordTarget } from './checkpointWriter';
 import { GENESIS_HASH } from './entryHash';
 import { RowChainer } from './rowChainer';
 import type { LedgerSigningKey } from './ledgerSigningKey';
@@ -102,6 +101,7 @@ export class Ledger {
   private flushScheduled = false;
   private inTransact = false;
   private checkpoints: CheckpointWriter | undefined;
+  private signingKey: LedgerSigningKey | undefined;
   private closed = false;
 
   constructor(
@@ -144,14 +144,21 @@ export class Ledger {
   }
 
   /**
-   * Starts signing checkpoints with `key` (loaded from `keychain`, where the newest checkpoint is also recorded).
-   * Entries the previous run left unsigned (a crash before its closing checkpoint) are covered at once.
+   * Starts signing checkpoints with `key`, recording the newest in `record` (this file's keychain record). Entries
+   * the previous run left unsigned (a crash before its closing checkpoint) are covered at once, so call it only once
+   * the ledger verified against that record (signingGate.ts): signing extends what was signed, never a forgery.
    */
-  startSigning(key: LedgerSigningKey, keychain: Keychain | null): void {
+  startSigning(key: LedgerSigningKey, record: CheckpointRecordTarget | null): void {
     const ledgerId = this.ledgerId;
     if (!ledgerId) throw new Error('the ledger is empty: append an entry before signing checkpoints');
-    this.checkpoints = new CheckpointWriter(this.db, key, Buffer.from(ledgerId, 'hex'), keychain, this.onError);
+    this.signingKey = key;
+    this.checkpoints = new CheckpointWriter(this.db, key, Buffer.from(ledgerId, 'hex'), record, this.onError);
     this.checkpointHead();
+  }
+
+  /** The key signing this ledger's checkpoints, once signing started (an export's end line is signed with it). */
+  get signer(): LedgerSigningKey | undefined {
+    return this.signingKey;
   }
 
   append(event: LedgerAppend): LedgerEntry {

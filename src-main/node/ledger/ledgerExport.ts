@@ -1,10 +1,13 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../store/database';
-import type { Checkpoint } from './checkpoint';
+import { describeLedgerVerdict } from '../../../src-preload/contract';
+import { exportEndMessage, type Checkpoint } from './checkpoint';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
+import type { LedgerSigningKey } from './ledgerSigningKey';
 import { storedCheckpoints, storedEntries, storedLedgerId } from './storedEntries';
 import type { StoredEntry } from './verifyChain';
+import { LedgerVerifier, type CheckpointTrust } from './verifyLedger';
 
 export interface ExportOptions {
   /** Disclose only this session's entries; the others are elided to their place in the chain. */
@@ -25,6 +28,11 @@ export interface ExportControl {
   /** Aborting stops the export between slices; the partial file is removed. */
   signal?: AbortSignal;
   now?: () => number;
+  /**
+   * Signs the end line with the ledger's key, after checking every exported entry against `trust` (the keychain's
+   * key and record) on the way: only a ledger that verifies gets a signed end. Without it the end is unsigned.
+   */
+  signEnd?: { key: LedgerSigningKey; trust: CheckpointTrust };
 }
 
 export interface ExportProgress {
@@ -41,6 +49,9 @@ export interface ExportSummary {
   bytes: number;
   ledgerId: string;
   headHash: string;
+  /** Whether the end line is signed; if not, why (an unsigned export fails `verify --key`). */
+  signed: boolean;
+  unsignedWhy?: string;
 }
 
 export class LedgerExportError extends Error {
@@ -163,14 +174,22 @@ export async function exportLedger(
     throw new LedgerExportError(`cannot write ${file}: ${(error as Error).message}`, { cause: error });
   }
   const writer = new LineWriter(stream);
+  const verifier = control.signEnd ? new LedgerVerifier(checkpoints, control.signEnd.trust) : undefined;
+  let verifiedBad: string | undefined;
   let written = 0;
   let redacted = 0;
   let elided = 0;
+  let signed = false;
+  let unsignedWhy: string | undefined;
   try {
     await writer.line(JSON.stringify(header));
     for (const checkpoint of checkpoints) await writer.line(checkpointLine(checkpoint));
     for (const entry of storedEntries(db)) {
       if (entry.seq > head.seq) break;
+      if (verifier && !verifiedBad) {
+        const bad = verifier.push(entry);
+        if (bad) verifiedBad = describeLedgerVerdict(bad);
+      }
       if (options.sessionId && entry.sessionId !== options.sessionId) {
         elided++;
         await writer.line(`{"seq":${entry.seq},"prevHash":"${entry.prevHash.toString('hex')}","entryHash":"${entry.entryHash.toString('hex')}","elided":true}`);
@@ -191,7 +210,10 @@ export async function exportLedger(
         if (control.signal?.aborted) throw new LedgerExportError('the export was cancelled; no file was written');
       }
     }
-    await writer.line(JSON.stringify({ end: { entries: written, checkpoints: checkpoints.length } }));
+    const end = signedEnd(control.signEnd?.key, verifier, verifiedBad, { ledgerId, head, checkpoints });
+    await writer.line(JSON.stringify({ end: { entries: written, checkpoints: checkpoints.length, size: head.seq, headHash: header.headHash, signature: end.signature } }));
+    signed = end.signature !== null;
+    unsignedWhy = end.why;
     await writer.close();
     renameSync(partial, file);
   } catch (error) {
@@ -200,7 +222,33 @@ export async function exportLedger(
     throw error instanceof LedgerExportError ? error : new LedgerExportError(`export to ${file} failed: ${(error as Error).message}`, { cause: error });
   }
   onProgress({ written, total: head.seq });
-  return { file, entries: written, redacted, elided, checkpoints: checkpoints.length, bytes: writer.bytes, ledgerId, headHash: header.headHash };
+  return {
+    file,
+    entries: written,
+    redacted,
+    elided,
+    checkpoints: checkpoints.length,
+    bytes: writer.bytes,
+    ledgerId,
+    headHash: header.headHash,
+    signed,
+    ...(unsignedWhy ? { unsignedWhy } : {}),
+  };
+}
+
+/** The end line's signature, or null and why not: no key, or the ledger did not verify as it was written out. */
+function signedEnd(
+  key: LedgerSigningKey | undefined,
+  verifier: LedgerVerifier | undefined,
+  verifiedBad: string | undefined,
+  ledger: { ledgerId: string; head: { seq: number; entry_hash: Buffer }; checkpoints: Checkpoint[] },
+): { signature: string | null; why?: string } {
+  if (!key || !verifier) return { signature: null, why: 'no signing key was at hand (the keychain is off or holds no key for this ledger)' };
+  const verdict = verifiedBad ? undefined : verifier.finish();
+  if (!verdict?.intact) return { signature: null, why: `the ledger does not verify, so nothing is signed over it: ${verifiedBad ?? describeLedgerVerdict(verdict!)}` };
+  const newest = ledger.checkpoints[ledger.checkpoints.length - 1];
+  const message = exportEndMessage(Buffer.from(ledger.ledgerId, 'hex'), ledger.head.seq, ledger.head.entry_hash, newest?.signature ?? null);
+  return { signature: key.sign(message).toString('hex') };
 }
 
 /** A new file in `<home>/exports` named for the moment (and the session), never one that exists already. */

@@ -14,9 +14,11 @@ export interface LedgerSigningKey {
   sign(message: Buffer): Buffer;
 }
 
-/** Keychain accounts of one ledger, named by its id (hex of entry 1's hash) so several homes never share a key. */
+/**
+ * The keychain account of a ledger's key, named by its id (hex of entry 1's hash): copies of one ledger share it, so
+ * a copy's checkpoints verify; how far each copy was signed is recorded per file (ledgerRecord.ts).
+ */
 export const signingKeyAccount = (ledgerId: string): string => `ledger/${ledgerId}/signing-key`;
-export const latestCheckpointAccount = (ledgerId: string): string => `ledger/${ledgerId}/latest-checkpoint`;
 
 /** The signing key around an Ed25519 private key (one from the keychain; or a throwaway one, as tests and the bench use). */
 export function signingKeyOf(privateKey: KeyObject): LedgerSigningKey {
@@ -28,8 +30,8 @@ export function signingKeyOf(privateKey: KeyObject): LedgerSigningKey {
   };
 }
 
-/** Loads the ledger's Ed25519 signing key from the keychain, creating and storing one the first time. */
-export async function loadOrCreateSigningKey(keychain: Keychain, ledgerId: string): Promise<LedgerSigningKey> {
+/** The ledger's Ed25519 signing key from the keychain, or null when the keychain holds none for it. */
+export async function loadSigningKey(keychain: Keychain, ledgerId: string): Promise<LedgerSigningKey | null> {
   const account = signingKeyAccount(ledgerId);
   const stored = await keychain.get(account);
   if (stored) {
@@ -43,8 +45,15 @@ export async function loadOrCreateSigningKey(keychain: Keychain, ledgerId: strin
       );
     }
   }
+  return null;
+}
+
+/** Loads the ledger's Ed25519 signing key from the keychain, creating and storing one the first time. */
+export async function loadOrCreateSigningKey(keychain: Keychain, ledgerId: string): Promise<LedgerSigningKey> {
+  const existing = await loadSigningKey(keychain, ledgerId);
+  if (existing) return existing;
   const { privateKey } = generateKeyPairSync('ed25519');
-  await keychain.set(account, new Secret(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')));
+  await keychain.set(signingKeyAccount(ledgerId), new Secret(privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')));
   return signingKeyOf(privateKey);
 }
 
@@ -54,30 +63,4 @@ export async function loadPublicKey(keychain: Keychain, ledgerId: string): Promi
   if (!stored) return null;
   const privateKey = createPrivateKey({ key: Buffer.from(stored.expose(), 'base64'), format: 'der', type: 'pkcs8' });
   return createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
-}
-
-/**
- * The newest checkpoint is also recorded in the keychain, outside the database: someone who deletes the tail of the
- * ledger together with the checkpoints that cover it is still caught, because the keychain remembers how far the
- * ledger had been signed.
- */
-export interface LatestCheckpointRecord {
-  size: number;
-  headHash: string;
-  signature: string;
-}
-
-export async function recordLatestCheckpoint(keychain: Keychain, ledgerId: string, record: LatestCheckpointRecord): Promise<void> {
-  await keychain.set(latestCheckpointAccount(ledgerId), new Secret(JSON.stringify(record)));
-}
-
-export async function readLatestCheckpoint(keychain: Keychain, ledgerId: string): Promise<LatestCheckpointRecord | null> {
-  const stored = await keychain.get(latestCheckpointAccount(ledgerId));
-  if (!stored) return null;
-  const value: unknown = JSON.parse(stored.expose());
-  const record = value as Partial<LatestCheckpointRecord>;
-  if (typeof record?.size !== 'number' || typeof record.headHash !== 'string' || typeof record.signature !== 'string') {
-    throw new Error(`the keychain entry ${latestCheckpointAccount(ledgerId)} is not a checkpoint record`);
-  }
-  return { size: record.size, headHash: record.headHash, signature: record.signature };
 }

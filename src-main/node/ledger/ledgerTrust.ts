@@ -1,24 +1,39 @@
 import type { Keychain } from '../vault/keychain';
-import { loadPublicKey, readLatestCheckpoint } from './ledgerSigningKey';
+import { readFileRecord, readLegacyRecord, readSiblingRecords } from './ledgerRecord';
+import { loadPublicKey } from './ledgerSigningKey';
 import type { CheckpointTrust } from './verifyLedger';
 
 /**
- * What a ledger's checkpoints are checked against on the machine that signed them: the public half of the signing
- * key and the record of the newest checkpoint, both from the keychain. Without a keychain the verdict still checks
- * the chain and the checkpoints' own signatures, and its notes say what could not be checked.
+ * What a ledger file's checkpoints are checked against on the machine that signed them: the public half of the
+ * signing key, this file's record of its newest checkpoint, and the records of other files holding the same ledger
+ * (copies), all from the keychain. The record is consulted whatever the file holds, checkpoints or none, entries or
+ * none: a file stripped of its checkpoints, cut, emptied or swapped for another ledger still has a record to fail.
+ * Without a keychain the verdict checks the chain and the checkpoints' own signatures, and its notes say what could
+ * not be checked.
  */
-export async function keychainTrust(keychain: Keychain | null, ledgerId: string | null, keychainProblem?: string): Promise<CheckpointTrust> {
+export async function keychainTrust(
+  keychain: Keychain | null,
+  ledger: { file: string; ledgerId: string | null },
+  keychainProblem?: string,
+): Promise<CheckpointTrust> {
   if (!keychain) {
     return {
       publicKey: null,
       source: null,
-      notes: [`the keychain could not be asked (${keychainProblem ?? 'not available'}), so signatures were checked only against the key in the ledger`],
+      notes: [`the keychain could not be asked (${keychainProblem ?? 'not available'}), so signatures were checked only against the key in the ledger and nothing against the keychain's record`],
     };
   }
-  if (!ledgerId) return { publicKey: null, source: null };
-  const [publicKey, latest] = await Promise.all([loadPublicKey(keychain, ledgerId), readLatestCheckpoint(keychain, ledgerId)]);
+  const { file, ledgerId } = ledger;
+  const own = await readFileRecord(keychain, file);
+  if (!ledgerId) return { publicKey: null, source: null, record: own, siblings: [] };
+  const [publicKey, siblings, legacy] = await Promise.all([
+    loadPublicKey(keychain, ledgerId),
+    readSiblingRecords(keychain, ledgerId, file),
+    own ? Promise.resolve(null) : readLegacyRecord(keychain, ledgerId, file),
+  ]);
+  const record = own ?? legacy;
   if (!publicKey) {
-    return { publicKey: null, source: null, latest, notes: ['the keychain holds no signing key for this ledger (was it signed on another machine?)'] };
+    return { publicKey: null, source: null, record, siblings, notes: ['the keychain holds no signing key for this ledger (was it signed on another machine?)'] };
   }
-  return { publicKey, source: 'keychain', latest };
+  return { publicKey, source: 'keychain', record, siblings };
 }

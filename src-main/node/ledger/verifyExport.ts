@@ -2,7 +2,7 @@ import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:
 import { createInterface } from 'node:readline';
 import type { LedgerVerdict } from '../../../src-preload/contract';
 import { canonicalJson } from './canonicalJson';
-import type { Checkpoint } from './checkpoint';
+import { exportEndMessage, exportEndSignatureValid, type Checkpoint } from './checkpoint';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
 import type { StoredEntry } from './verifyChain';
 import { LedgerVerifier } from './verifyLedger';
@@ -200,7 +200,7 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
   const checkpoints: Checkpoint[] = [];
   let verifier: LedgerVerifier | undefined;
   let verdict: LedgerVerdict | undefined;
-  let end: { entries: number } | undefined;
+  let end: ParsedEnd | undefined;
   let entries = 0;
   let firstHash: string | undefined;
   let lineNumber = 0;
@@ -226,9 +226,7 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
           continue;
         }
         if ('end' in value) {
-          const count = (value.end as Record<string, unknown> | null)?.entries;
-          if (!Number.isSafeInteger(count)) throw new LineError(lineNumber, 'the end line must say how many entries there are');
-          end = { entries: count as number };
+          end = parseEnd(value, lineNumber);
           continue;
         }
         verifier ??= new LedgerVerifier(checkpoints, { publicKey, source: publicKey ? 'key-file' : null });
@@ -257,17 +255,81 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
     else if (end.entries !== entries) verdict = fail(`the end line says ${end.entries} entries, but the file has ${entries}`);
     else verdict = verifier.finish();
   }
-  if (verdict.intact && verdict.size !== header.size) {
-    verdict = {
+  if (verdict.intact) verdict = checkHeader(verdict, header, firstHash);
+  if (verdict.intact && end) verdict = checkSignedEnd(verdict, header, end, verifier, publicKey !== null);
+  return { header, verdict, remembered };
+}
+
+interface ParsedEnd {
+  entries: number;
+  /** The signed part; absent in exports made before end lines were signed. */
+  size?: number;
+  headHash?: string;
+  signature: Buffer | null;
+}
+
+function parseEnd(value: Record<string, unknown>, lineNumber: number): ParsedEnd {
+  const raw = value.end;
+  if (raw === null || typeof raw !== 'object') throw new LineError(lineNumber, 'the end line must say how many entries there are');
+  const line = new LineReader(lineNumber, raw as Record<string, unknown>);
+  const fields = raw as Record<string, unknown>;
+  if (!Number.isSafeInteger(fields.entries)) throw new LineError(lineNumber, 'the end line must say how many entries there are');
+  return {
+    entries: fields.entries as number,
+    ...(fields.size !== undefined ? { size: line.int('size') } : {}),
+    ...(fields.headHash !== undefined ? { headHash: line.bytes('headHash', HEX32, '64 hex digits').toString('hex') } : {}),
+    signature: fields.signature === undefined || fields.signature === null ? null : line.bytes('signature', HEX64, '128 hex digits or null'),
+  };
+}
+
+/** The header must describe the entries the file holds: their number, the last one's hash, the first one's. */
+function checkHeader(verdict: LedgerVerdict & { intact: true }, header: ExportHeader, firstHash: string | undefined): LedgerVerdict {
+  if (verdict.size !== header.size) {
+    return {
       intact: false,
       size: verdict.size,
       firstBadSeq: Math.min(verdict.size, header.size) + 1,
       reason: `the header says the ledger had ${header.size} entries, but the file holds ${verdict.size}`,
     };
-  } else if (verdict.intact && verdict.headHash !== header.headHash) {
-    verdict = { intact: false, size: verdict.size - 1, firstBadSeq: verdict.size, reason: `the header's head hash is not the hash of the last entry` };
-  } else if (verdict.intact && firstHash !== undefined && firstHash !== header.ledgerId) {
-    verdict = { intact: false, size: 0, firstBadSeq: 1, reason: `the header names ledger ${header.ledgerId.slice(0, 16)}…, but entry 1 is of ledger ${firstHash.slice(0, 16)}…` };
   }
-  return { header, verdict, remembered };
+  if (verdict.headHash !== header.headHash) return { intact: false, size: verdict.size - 1, firstBadSeq: verdict.size, reason: `the header's head hash is not the hash of the last entry` };
+  if (firstHash !== undefined && firstHash !== header.ledgerId) {
+    return { intact: false, size: 0, firstBadSeq: 1, reason: `the header names ledger ${header.ledgerId.slice(0, 16)}…, but entry 1 is of ledger ${firstHash.slice(0, 16)}…` };
+  }
+  return verdict;
+}
+
+/**
+ * The end line's signature covers the export's size and head by the ledger's key, so the last entry is vouched for
+ * even past the newest checkpoint. With a pinned key (--key) the export must carry a checkpoint signed by it and a
+ * signed end: otherwise entries could have been cut from, or added to, its end. Without one, a missing signature
+ * leaves the tail unvouched (said in a note), and one that does not verify means the end was tampered with.
+ */
+function checkSignedEnd(verdict: LedgerVerdict & { intact: true }, header: ExportHeader, end: ParsedEnd, verifier: LedgerVerifier, pinned: boolean): LedgerVerdict {
+  const newest = verifier.checkpointsVerified.newestVerified;
+  const key = verifier.checkpointsVerified.verifiedKey;
+  const notCovered = (why: string): LedgerVerdict => ({
+    intact: false,
+    size: newest?.size ?? 0,
+    firstBadSeq: (newest?.size ?? 0) + 1,
+    reason: `the export's last entry (seq ${header.size}) is not covered by a signature of the pinned key: ${why}; entries after seq ${newest?.size ?? 0} could have been cut or added`,
+  });
+  if (!newest || !key) {
+    return pinned ? notCovered('the export carries no checkpoint signed by it') : verdict;
+  }
+  if (end.signature === null || end.size === undefined || end.headHash === undefined) {
+    if (pinned && newest.size !== header.size) return notCovered('its end line is not signed');
+    return verdict;
+  }
+  if (end.size !== header.size || end.headHash !== header.headHash) {
+    return { intact: false, size: Math.min(end.size, header.size), firstBadSeq: Math.min(end.size, header.size) + 1, reason: `the end line's size and head (${end.size}, ${end.headHash.slice(0, 16)}…) are not the header's (${header.size}, ${header.headHash.slice(0, 16)}…)` };
+  }
+  const message = exportEndMessage(Buffer.from(header.ledgerId, 'hex'), header.size, Buffer.from(header.headHash, 'hex'), newest.signature);
+  if (!exportEndSignatureValid(message, end.signature, key)) {
+    return { intact: false, size: newest.size, firstBadSeq: newest.size + 1, reason: `the end line's signature does not verify with the ledger's key: the export's end (its size or last entries) was changed after it was signed` };
+  }
+  const uncovered = `entries ${newest.size + 1}-${verdict.size} are not yet covered by a signed checkpoint`;
+  const notes = verdict.notes.filter((note) => note !== uncovered);
+  if (newest.size < header.size) notes.push(`entries ${newest.size + 1}-${header.size} are covered by the export's signed end line`);
+  return { ...verdict, notes };
 }

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { LedgerCheckpointInfo, LedgerVerdict } from '../../../src-preload/contract';
 import { checkpointSignatureValid, keyIdOf, publicKeyFromDer, type Checkpoint } from './checkpoint';
-import type { LatestCheckpointRecord } from './ledgerSigningKey';
+import type { LedgerRecord } from './ledgerRecord';
+import { checkAgainstRecords, recordSeqs } from './recordChecks';
 import { ChainVerifier, type ChainVerdict, type StoredEntry } from './verifyChain';
 
 /** What the checkpoints' signatures are checked against. */
@@ -13,8 +14,13 @@ export interface CheckpointTrust {
    */
   publicKey: Buffer | null;
   source: 'keychain' | 'key-file' | null;
-  /** The keychain's record of the newest checkpoint (catches a tail deleted together with its checkpoints). */
-  latest?: LatestCheckpointRecord | null;
+  /**
+   * The keychain's record of this file's newest checkpoint: catches checkpoints deleted, a tail cut, a rewrite
+   * re-chained, a file emptied or replaced, even when the file has no checkpoint left to fail.
+   */
+  record?: LedgerRecord | null;
+  /** The records of other files holding the same ledger (copies of it), which a copy without a record must agree with. */
+  siblings?: LedgerRecord[];
   /** Said in the verdict's notes, e.g. why the keychain could not be asked. */
   notes?: string[];
 }
@@ -33,6 +39,11 @@ export class CheckpointVerifier {
   private trustedKey: KeyObject | undefined;
   private trustedKeyDer: Buffer | undefined;
   private lastGood: { checkpoint: Checkpoint; source: LedgerCheckpointInfo['keySource'] } | undefined;
+  /** Sizes of the checkpoints that verified, ascending. */
+  private readonly goodSizes: number[] = [];
+  /** Entry hashes at the seqs the keychain's records name. */
+  private readonly recordHashes = new Map<number, string>();
+  private readonly wantedForRecords: Set<number>;
 
   constructor(
     checkpoints: Checkpoint[],
@@ -42,23 +53,28 @@ export class CheckpointVerifier {
   ) {
     this.checkpoints = [...checkpoints].sort((a, b) => a.size - b.size);
     if (trust.publicKey) this.setTrustedKey(trust.publicKey);
+    this.wantedForRecords = new Set(recordSeqs(trust.record, trust.siblings ?? []));
   }
 
-  /** The seqs whose entry hashes the checkpoints need, in order. */
+  /** The seqs whose entry hashes the checkpoints and the keychain's records need, in order. */
   get seqs(): number[] {
-    return this.checkpoints.map((c) => c.size);
+    return [...new Set([...this.checkpoints.map((c) => c.size), ...this.wantedForRecords])].sort((a, b) => a - b);
   }
 
   /** Given a verified entry's hash: a failing verdict if the checkpoint at that seq (if any) is bad. */
   at(seq: number, entryHash: Buffer): LedgerVerdict | undefined {
     if (seq === 1) this.ledgerId = entryHash;
+    if (this.wantedForRecords.has(seq)) this.recordHashes.set(seq, entryHash.toString('hex'));
     const checkpoint = this.checkpoints[this.next];
     if (!checkpoint || checkpoint.size !== seq) return undefined;
     this.next++;
-    const reason = this.check(checkpoint, entryHash);
-    if (!reason) return undefined;
+    const failure = this.check(checkpoint, entryHash);
+    if (!failure) return undefined;
     const from = this.lastGood?.checkpoint.size ?? 0;
-    return { intact: false, size: from, firstBadSeq: from + 1, reason };
+    // A signed head that no longer matches says a rewrite happened somewhere it covers, not which entry: the chain
+    // before it verified, so the rewrite was re-chained.
+    if (failure.rewritten) return { intact: false, size: from, firstBadSeq: from + 1, reason: failure.reason, changed: { from: from + 1, to: checkpoint.size } };
+    return { intact: false, size: from, firstBadSeq: from + 1, reason: failure.reason };
   }
 
   /** The verdict for a ledger whose chain verified as `chain`. */
@@ -72,26 +88,20 @@ export class CheckpointVerifier {
         reason: `the ledger ends at seq ${chain.size}, but a signed checkpoint vouches for ${beyond.size} entries: entries ${chain.size + 1}-${beyond.size} were removed`,
       };
     }
-    const latest = this.trust.latest;
     const newest = this.lastGood?.checkpoint;
-    if (latest && latest.size > (newest?.size ?? 0)) {
-      const where = latest.size > chain.size ? `the ledger ends at seq ${chain.size}` : `its checkpoints stop at seq ${newest?.size ?? 0}`;
-      return {
-        intact: false,
-        size: Math.min(chain.size, newest?.size ?? 0),
-        firstBadSeq: Math.min(chain.size, newest?.size ?? 0) + 1,
-        reason: `the keychain records a signed checkpoint at seq ${latest.size}, but ${where}: entries or checkpoints were removed`,
-      };
-    }
-    if (latest && newest && latest.size === newest.size && latest.signature !== newest.signature.toString('hex')) {
-      return {
-        intact: false,
-        size: newest.size - 1,
-        firstBadSeq: newest.size,
-        reason: `the checkpoint at seq ${newest.size} differs from the one the keychain recorded: checkpoints were replaced`,
-      };
-    }
-    const notes = [...(this.trust.notes ?? [])];
+    const records = checkAgainstRecords(
+      {
+        ledgerId: chain.size > 0 ? this.ledgerId?.toString('hex') : undefined,
+        size: chain.size,
+        hashAt: (seq) => this.recordHashes.get(seq),
+        newestCheckpoint: newest ? { size: newest.size, signature: newest.signature.toString('hex') } : undefined,
+        signedBelow: (seq) => this.goodSizes.filter((size) => size < seq).pop() ?? 0,
+      },
+      this.trust.record,
+      this.trust.siblings ?? [],
+    );
+    if (records.failure) return records.failure;
+    const notes = [...(this.trust.notes ?? []), ...records.notes];
     if (this.lastGood?.source === 'embedded') {
       notes.push(
         `signatures were checked against the key written in the ledger itself (${keyIdOf(this.lastGood.checkpoint.publicKey)}); pin the ledger's public key (--key) to prove who signed`,
@@ -110,16 +120,38 @@ export class CheckpointVerifier {
     };
   }
 
+  /** The key the checkpoints were checked against (pinned, from the keychain, or the ledger's own), once one was. */
+  get verifiedKey(): KeyObject | undefined {
+    return this.trustedKey;
+  }
+
+  /** The newest checkpoint that verified. */
+  get newestVerified(): Checkpoint | undefined {
+    return this.lastGood?.checkpoint;
+  }
+
   private setTrustedKey(der: Buffer): void {
     this.trustedKeyDer = der;
     this.trustedKey = publicKeyFromDer(der);
   }
 
-  private check(checkpoint: Checkpoint, entryHash: Buffer): string | undefined {
+  private check(checkpoint: Checkpoint, entryHash: Buffer): { reason: string; rewritten?: true } | undefined {
+    const reason = this.problemWith(checkpoint, entryHash);
+    if (reason === undefined) {
+      this.goodSizes.push(checkpoint.size);
+      return undefined;
+    }
+    return typeof reason === 'string' ? { reason } : reason;
+  }
+
+  private problemWith(checkpoint: Checkpoint, entryHash: Buffer): string | { reason: string; rewritten: true } | undefined {
     const at = `the signed checkpoint at seq ${checkpoint.size}`;
     if (!checkpoint.headHash.equals(entryHash)) {
       const from = (this.lastGood?.checkpoint.size ?? 0) + 1;
-      return `${at} vouches for an entry ${checkpoint.size} with hash ${short(checkpoint.headHash)}, but it hashes to ${short(entryHash)}: entries ${from}-${checkpoint.size} were rewritten after they were signed`;
+      return {
+        reason: `${at} vouches for an entry ${checkpoint.size} with hash ${short(checkpoint.headHash)}, but it hashes to ${short(entryHash)}: entries ${from}-${checkpoint.size} were rewritten and re-chained after they were signed`,
+        rewritten: true,
+      };
     }
     const expectedPrev = this.lastGood?.checkpoint.signature ?? null;
     if (expectedPrev === null ? checkpoint.prevSignature !== null : !checkpoint.prevSignature?.equals(expectedPrev)) {
@@ -156,6 +188,11 @@ export class LedgerVerifier {
 
   get checked(): number {
     return this.chain.checked;
+  }
+
+  /** The checkpoint half, for what it verified (its key, its newest checkpoint). */
+  get checkpointsVerified(): Pick<CheckpointVerifier, 'verifiedKey' | 'newestVerified'> {
+    return this.checkpoints;
   }
 
   push(entry: StoredEntry): LedgerVerdict | undefined {

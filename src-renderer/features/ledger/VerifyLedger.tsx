@@ -7,9 +7,12 @@ type State = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: L
 
 /** The CLI's verdict sentence, with the head hash shortened (the full hash is in the tooltip). */
 function describe(verdict: LedgerVerdict): string {
-  if (!verdict.intact) return `Not intact: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason}`;
-  const checkpoint = verdict.checkpoint ? `last signed checkpoint at seq ${verdict.checkpoint.seq}` : 'no signed checkpoint';
-  return `Intact: ${verdict.size} entries, head ${verdict.headHash.slice(0, 16)}…, ${checkpoint}`;
+  if (!verdict.intact) {
+    if (verdict.changed) return `Not intact: changed within entries ${verdict.changed.from}-${verdict.changed.to}: ${verdict.reason}`;
+    return `Not intact: entry ${verdict.firstBadSeq} is the first bad one: ${verdict.reason}`;
+  }
+  if (!verdict.checkpoint) return `Chain consistent, unsigned: ${verdict.size} entries, head ${verdict.headHash.slice(0, 16)}…; no signed checkpoint, so this proves nothing about who wrote it`;
+  return `Intact: ${verdict.size} entries, head ${verdict.headHash.slice(0, 16)}…, last signed checkpoint at seq ${verdict.checkpoint.seq}`;
 }
 
 /**
@@ -31,7 +34,7 @@ export function VerifyLedger() {
   };
 
   const text = state.kind === 'done' ? describe(state.verdict) : state.kind === 'failed' ? `Verify failed: ${state.message}` : '';
-  const tone = state.kind === 'done' && state.verdict.intact ? 'verdict-ok' : 'verdict-bad';
+  const tone = state.kind === 'done' && state.verdict.intact ? (state.verdict.checkpoint ? 'verdict-ok' : 'verdict-unsigned') : 'verdict-bad';
   return (
     <div className="ledger-verify">
       <button
