@@ -32,13 +32,19 @@ export interface TokenPattern {
 }
 
 /**
- * A token starts here only if the character before it could not be part of the same token: "ses_…AKIA…" or a
- * base64url blob is not a key. Separators ("/", "=", ".", quotes, spaces) do not count, so tokens in URL paths,
- * assignments and quoted strings are found.
+ * Where a prefix is one ordinary words also hold ("sk-" in "task-1", "disk-usage-report-2024"), the token starts
+ * only where the character before it could not be part of the same token. Tokens with a prefix nothing else
+ * produces (ghp_, sk-ant-, AKIA, xoxb-, AIza, eyJ…eyJ) are found wherever they stand, glued to a word before or
+ * after them included (`a_ghp_…`, `1sk-ant-…`, `id_xoxb-…`): text built by a program (a path, a session name, an
+ * environment dump, `${NAME}_${TOKEN}`) puts them there, and a token that is missed is on disk for good.
  */
 const START = '(?<![A-Za-z0-9_-])';
 
 const hasDigitAndLetter = (text: string): boolean => /\d/.test(text) && /[A-Za-z]/.test(text);
+/** Provider keys are base62: a body of lowercase hex only is a digest glued to a word ("task-<sha1>"), not a key. */
+const keyLikeBody = (body: string): boolean => hasDigitAndLetter(body) && !/^[0-9a-f]+$/.test(body);
+/** Eight characters a key body can hold: an anchor that "task-runner-…" does not pass, since anchors have no quantifiers. */
+const EIGHT_ALNUM = '[A-Za-z0-9]'.repeat(8);
 
 /** Order matters where shapes overlap: the first pattern that matches at a position wins (sk-ant- before sk-). */
 export const TOKEN_PATTERNS: readonly TokenPattern[] = [
@@ -48,21 +54,30 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
     // To the END line, or to the end of the text when it was cut off: half a key is still a key.
     source: '-----BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----[\\s\\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-----|$)',
   },
-  { label: 'github-token', anchor: 'gh[pousr]_|github_pat_', source: `${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})` },
-  { label: 'anthropic-key', anchor: `${START}sk-ant-`, source: `${START}sk-ant-[A-Za-z0-9_-]{20,}` },
+  { label: 'github-token', anchor: 'gh[pousr]_|github_pat_', source: '(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})' },
+  { label: 'anthropic-key', anchor: 'sk-ant-', source: 'sk-ant-[A-Za-z0-9_-]{20,}' },
   {
     label: 'openai-key',
-    anchor: `${START}sk-`,
-    source: `${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`,
+    anchor: `${START}sk-|sk-proj-|sk-svcacct-|sk-admin-|sk-${EIGHT_ALNUM}`,
+    // At a token's start any key; glued to a word, the shapes no slug takes: a typed prefix (sk-proj-…), or a long
+    // body without hyphens (sk-<48 base62>).
+    source: `${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|sk-(?:proj-|svcacct-|admin-)[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9]{40,}`,
     // "sk-" followed by a long hyphenated word is prose or a slug; real keys mix letters and digits.
-    accept: (match) => hasDigitAndLetter(match.slice(3)),
+    accept: (match) => keyLikeBody(match.slice(3)),
   },
-  { label: 'aws-access-key-id', anchor: 'AKIA|ASIA', source: `${START}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])` },
-  { label: 'slack-token', anchor: 'xox[abprs]-|xapp-', source: `${START}(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})` },
-  { label: 'google-api-key', anchor: 'AIza', source: `${START}AIza[0-9A-Za-z_-]{35}` },
-  { label: 'stripe-key', anchor: '[sr]k_(?:live|test)_', source: `${START}(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}` },
+  // Sixteen characters after the prefix; what follows may be glued on (AKIA…EXAMPLE_prod, AKIA…XYZ): the key is the 20.
+  { label: 'aws-access-key-id', anchor: 'AKIA|ASIA', source: '(?:AKIA|ASIA)[A-Z0-9]{16}' },
+  { label: 'slack-token', anchor: 'xox[abprs]-|xapp-', source: '(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})' },
+  { label: 'google-api-key', anchor: 'AIza', source: 'AIza[0-9A-Za-z_-]{35}' },
+  {
+    label: 'stripe-key',
+    anchor: '[sr]k_(?:live|test)_',
+    source: '(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}',
+    // "disk_test_readwriteperformance" is a test's name; keys mix letters and digits.
+    accept: (match) => hasDigitAndLetter(match.slice(8)),
+  },
   // Header and payload are base64url JSON objects, which always begin `{"`, i.e. "eyJ". The signature may be empty.
-  { label: 'jwt', anchor: 'eyJ', source: `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*` },
+  { label: 'jwt', anchor: 'eyJ', source: 'eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*' },
   {
     label: 'authorization',
     anchor: '[Aa]uthorization|AUTHORIZATION|[Aa]pi-[Kk]ey',
@@ -94,9 +109,10 @@ export const TOKEN_PATTERNS: readonly TokenPattern[] = [
     label: 'secret-assignment',
     anchor: 'PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY',
     // Environment-style assignments (no spaces around "=", as in a shell, .env file or `env` output):
-    // GITHUB_TOKEN=…, AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD="…". `const SECRET_FIELD = 'x'` in code is not one.
+    // GITHUB_TOKEN=…, AWS_SECRET_ACCESS_KEY=…, DB_PASSWORD="…", glued to a lowercase word too (my_DB_PASSWORD=…).
+    // `const SECRET_FIELD = 'x'` in code is not one.
     source:
-      '(?<![A-Za-z0-9_])[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*=["\']?(?<secret>[^\\s"\'&;]{8,})',
+      '(?<![A-Z0-9_])[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*=["\']?(?<secret>[^\\s"\'&;]{8,})',
     // MAX_TOKENS=100000000 is a number, not a credential.
     accept: (match) => !/=["']?\d+$/.test(match),
   },
