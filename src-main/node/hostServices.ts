@@ -147,6 +147,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
   const exec = new ExecService(db, ledger, {
     launcher: agentRunLauncher({ sandbox: nativeSandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
     onError: (error) => log.error('exec:', error),
+    scrubber,
   });
   const agents = owner.add(
     new AgentRuntime({

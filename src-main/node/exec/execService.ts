@@ -4,6 +4,7 @@ import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
+import { SecretScrubber } from '../vault/secretScrubber';
 import { BacklogStore } from './backlogStore';
 import { ExecStore, publicRun, type StoredRun } from './execStore';
 import { ExecWorker } from './execWorker';
@@ -34,6 +35,11 @@ export interface ExecServiceOptions {
   maxAttempts?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /**
+   * Takes secrets out of everything of a run before it is stored or read back (argv, cwd, output, events, backlog):
+   * the host's, which knows the vault's registered values. Default: token shapes only.
+   */
+  scrubber?: SecretScrubber;
 }
 
 /** A poll page holds at most this many items and (past its first item) this many characters. */
@@ -82,8 +88,9 @@ export class ExecService implements Disposable {
     this.now = options.now ?? Date.now;
     this.maxAttempts = options.maxAttempts ?? 3;
     const onError = options.onError ?? ((error: unknown) => console.error('[exec]', error));
-    this.store = new ExecStore(db);
-    this.items = new RunItemWriter(db, this.now, onError);
+    const scrubber = options.scrubber ?? new SecretScrubber();
+    this.store = new ExecStore(db, scrubber);
+    this.items = new RunItemWriter(db, this.now, onError, scrubber);
     this.backlogStore = new BacklogStore(db);
     this.worker = new ExecWorker({
       store: this.store,
@@ -316,7 +323,11 @@ export class ExecService implements Disposable {
 
   private queueBacklog(run: StoredRun, match: WatchMatch): void {
     const command = run.argv.join(' ');
-    const text = `${match.event}: watcher ${match.watcher} matched ${JSON.stringify(match.match.slice(0, 200))} in the ${match.stream} of ${run.run_id} (${command.length > 120 ? `${command.slice(0, 117)}...` : command})`;
+    // The match was found in scrubbed output and the argv is stored scrubbed; scrubbed again as a whole, since
+    // cutting them short could leave a token the scrubber no longer recognises.
+    const text = this.items.scrubber.scrubText(
+      `${match.event}: watcher ${match.watcher} matched ${JSON.stringify(match.match.slice(0, 200))} in the ${match.stream} of ${run.run_id} (${command.length > 120 ? `${command.slice(0, 117)}...` : command})`,
+    );
     this.backlogQueued.fire(this.backlogStore.enqueue(run.session_id, run.run_id, match.event, text, this.now()));
   }
 

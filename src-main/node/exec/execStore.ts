@@ -1,6 +1,7 @@
 import { RpcError } from '../../../src-preload/contract/errors';
 import type { Run, RunItem, RunStatus, Watcher } from '../../../src-preload/contract/exec';
 import type { Database } from '../store/database';
+import { SecretScrubber } from '../vault/secretScrubber';
 
 /** A run as the worker needs it: the contract's Run plus what only the host uses. */
 export interface StoredRun extends Run {
@@ -114,9 +115,21 @@ export function toItem(row: ItemRow): RunItem {
   return item;
 }
 
+/** What a run executes: its argv and working directory as given, secrets included. */
+export interface RunCommand {
+  argv: string[];
+  cwd: string;
+}
+
+/** What the scrubber leaves where it took a secret out (redactionMarker). */
+const MARKER = /\[REDACTED:[a-z-]+\]/;
+
 /**
  * The exec tables (migration 8): runs and their state changes, item reads. Items are written by RunItemWriter,
  * in batches; the run's last_seq and output size change in the same transactions as its items.
+ *
+ * A run's argv and cwd are stored scrubbed (a token typed into a command is not kept on disk, nor shown by
+ * list or poll); the command as given stays in this process's memory until the run ends, and is what executes.
  */
 export class ExecStore {
   private readonly insertRun;
@@ -130,8 +143,13 @@ export class ExecStore {
   private readonly endRun;
   private readonly requeueRun;
   private readonly selectItems;
+  /** The commands of runs queued by this process, as given (the table has them scrubbed). */
+  private readonly commands = new Map<string, RunCommand>();
 
-  constructor(readonly db: Database) {
+  constructor(
+    readonly db: Database,
+    private readonly scrubber: SecretScrubber = new SecretScrubber(),
+  ) {
     this.insertRun = db.prepare(
       `INSERT INTO exec_runs (run_id, session_id, actor, argv, cwd, pty, background, status, timeout_secs, max_output_bytes, watch, max_attempts, created_at)
        VALUES (@runId, @sessionId, @actor, @argv, @cwd, @pty, @background, 'queued', @timeoutSecs, @maxOutputBytes, @watch, @maxAttempts, @createdAt)`,
@@ -162,14 +180,32 @@ export class ExecStore {
   }
 
   create(run: NewRun): StoredRun {
+    this.commands.set(run.runId, { argv: run.argv, cwd: run.cwd });
     this.insertRun.run({
       ...run,
-      argv: JSON.stringify(run.argv),
+      argv: JSON.stringify(run.argv.map((arg) => this.scrubber.scrubText(arg))),
+      cwd: this.scrubber.scrubText(run.cwd),
       pty: run.pty ? 1 : 0,
       background: run.background ? 1 : 0,
       watch: JSON.stringify(run.watch),
     });
     return this.require(run.runId);
+  }
+
+  /**
+   * The command to execute for `run`: as given when this process queued it; else (queued by an earlier host) as
+   * stored, unless the scrubber took something out of it, which is then lost (undefined).
+   */
+  launchCommand(run: StoredRun): RunCommand | undefined {
+    const given = this.commands.get(run.run_id);
+    if (given) return given;
+    if (MARKER.test(run.cwd) || run.argv.some((arg) => MARKER.test(arg))) return undefined;
+    return { argv: run.argv, cwd: run.cwd };
+  }
+
+  /** The run has ended: its command is no longer needed. */
+  forgetCommand(runId: string): void {
+    this.commands.delete(runId);
   }
 
   get(runId: string): StoredRun | undefined {

@@ -110,6 +110,16 @@ export class ExecWorker implements Disposable {
     const { items, ledger, launcher, store } = this.options;
     const run = active.run;
     this.changed.fire(run.run_id);
+    const command = store.launchCommand(run);
+    if (!command) {
+      this.finish(run, {
+        status: 'failed',
+        exitCode: null,
+        signal: null,
+        reason: 'its command held a secret, which is stored only as its marker, and the host that queued it has stopped: spawn it again',
+      });
+      return;
+    }
     let launch: PreparedLaunch;
     try {
       launch = await launcher({
@@ -117,8 +127,8 @@ export class ExecWorker implements Disposable {
         sessionId: run.session_id,
         actor: run.actor,
         attempt: run.attempt,
-        argv: run.argv,
-        cwd: run.cwd,
+        argv: command.argv,
+        cwd: command.cwd,
         env: runEnvironment(run.run_id, run.pty),
         pty: run.pty,
         timeoutSecs: run.timeout_secs,
@@ -190,6 +200,8 @@ export class ExecWorker implements Disposable {
   /** Writes the exit item and the run's end in one transaction, then the ledger entry. */
   private finish(run: StoredRun, end: Omit<RunEnd, 'endedAt'>): void {
     const { items, store, ledger, now } = this.options;
+    items.endOutput(run.run_id);
+    store.forgetCommand(run.run_id);
     items.append(run.run_id, 'event', 'exit', { status: end.status, exit_code: end.exitCode, signal: end.signal, ...(end.reason ? { reason: end.reason } : {}) });
     items.flush(() => store.end(run.run_id, { ...end, endedAt: now() }));
     items.release(run.run_id);
@@ -219,6 +231,7 @@ export class ExecWorker implements Disposable {
     const run = store.require(runId);
     if (run.status === 'queued') {
       const reason = `killed by ${actor} before it started`;
+      store.forgetCommand(runId);
       items.append(runId, 'event', 'killed', { by: actor });
       items.append(runId, 'event', 'exit', { status: 'killed', exit_code: null, signal: null, reason });
       const ended = { ended: false };

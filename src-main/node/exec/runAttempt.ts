@@ -72,6 +72,8 @@ export class RunAttempt {
     // The exit item is the worker's to write: it knows the final status (a failed commit of staged writes, say).
     const finish = (exitCode: number | null, signal: string | null, startError?: Error) => {
       if (this.timer) clearTimeout(this.timer);
+      // All output is in: what the streams held back for the rest of a line goes out before the run's end.
+      this.items.endOutput(spec.runId);
       resolveEnd(this.outcome(exitCode, signal, startError));
     };
     const [program, ...args] = launch.argv;
@@ -199,9 +201,10 @@ export class RunAttempt {
         bytes = Buffer.byteLength(kept);
       }
     }
-    if (kept) this.items.append(this.spec.runId, stream, kept, undefined, bytes);
+    if (kept) this.items.appendOutput(this.spec.runId, stream, kept, bytes);
     if (kept && !this.watcher.empty) {
-      for (const match of this.watcher.feed(stream, kept)) {
+      // Watchers see the output scrubbed: a watcher must not tell an agent, match or no match, what a secret holds.
+      for (const match of this.watcher.feed(stream, this.items.scrubber.scrubText(kept))) {
         this.items.append(this.spec.runId, 'event', match.event, { match: match.match, watcher: match.watcher, stream: match.stream, offset: match.offset });
         this.onMatch(match);
       }

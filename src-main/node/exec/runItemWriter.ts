@@ -1,6 +1,8 @@
 import type { RunItem } from '../../../src-preload/contract/exec';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import type { Database } from '../store/database';
+import { SecretScrubber } from '../vault/secretScrubber';
+import { StreamScrubber } from '../vault/streamScrubber';
 
 export interface AppendedItem {
   runId: string;
@@ -20,11 +22,32 @@ interface RunCursor {
 const FLUSH_CHARS = 4 * 1024 * 1024;
 
 /**
- * Numbers and writes the items of every run. `append` assigns the next seq of the run at once (so seqs are gapless
+ * How long a stream that stopped mid-line keeps its unfinished line back (see StreamScrubber) before readers get
+ * it: long enough for the rest of a write the reads cut in two, short enough for a prompt to show without a wait.
+ */
+export const HOLD_MS = 100;
+
+type OutputKind = 'stdout' | 'stderr' | 'output';
+const isOutput = (kind: RunItem['kind']): kind is OutputKind => kind === 'stdout' || kind === 'stderr' || kind === 'output';
+
+/** One output stream of a run, scrubbed as it comes, and when it last grew. */
+interface HeldStream {
+  scrubber: StreamScrubber;
+  lastPushAt: number;
+}
+
+/**
+ * Numbers, scrubs and writes the items of every run. `append` assigns the next seq of the run at once (so seqs are gapless
  * and in call order) and queues the item; queued items of all runs are written in one transaction at the end of the
  * event-loop turn, or sooner when FLUSH_CHARS are waiting, together with each run's last_seq and output size.
  * Listeners hear an item only after it has committed, so a replay from the table followed by live items neither
  * misses nor repeats one. A host killed mid-turn loses at most that turn's items, never a seq in the middle.
+ *
+ * Secrets never reach the table nor a reader (poll, the run card): every item is scrubbed (SecretScrubber, the
+ * host's: registered values and token shapes) before it gets its seq. Output is scrubbed per stream as it comes,
+ * holding back each stream's unfinished line so that a token cut in two by the reads is scrubbed whole; that line
+ * goes out with the stream's next output, when the attempt ends (endOutput), or once the stream has been quiet for
+ * HOLD_MS.
  */
 export class RunItemWriter implements Disposable {
   private readonly appended = new Emitter<AppendedItem>();
@@ -36,11 +59,15 @@ export class RunItemWriter implements Disposable {
   private readonly insertItem;
   private readonly updateRun;
   private readonly selectLastSeq;
+  /** Per run, its output streams with something held back or a key block being dropped. */
+  private readonly streams = new Map<string, Map<OutputKind, HeldStream>>();
+  private holdTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly now: () => number,
     private readonly onError: (error: unknown) => void,
+    readonly scrubber: SecretScrubber = new SecretScrubber(),
   ) {
     this.insertItem = db.prepare<[string, number, number, string, string, string | null]>(
       'INSERT INTO exec_run_items (run_id, seq, ts, kind, data, detail) VALUES (?, ?, ?, ?, ?, ?)',
@@ -62,18 +89,89 @@ export class RunItemWriter implements Disposable {
     return cursor;
   }
 
-  /** Queues one item; `outputBytes` is what it adds to the run's output size. Returns its seq. */
+  /**
+   * Queues one item, scrubbed; returns its seq. Output (`outputBytes` is what it adds to the run's output size) goes
+   * through appendOutput, which may hold part of it back: then the seq is that of the run's last item so far.
+   */
   append(runId: string, kind: RunItem['kind'], data: string, detail?: Record<string, unknown>, outputBytes = 0): number {
+    if (isOutput(kind)) {
+      this.appendOutput(runId, kind, data, outputBytes);
+      return this.lastSeq(runId);
+    }
+    return this.queue(runId, kind, this.scrubber.scrubText(data), detail && this.scrubber.scrubPayload(detail));
+  }
+
+  /** A piece of a run's output stream: scrubbed with what the stream held back, the new unfinished line held. */
+  appendOutput(runId: string, kind: OutputKind, text: string, outputBytes: number): void {
+    const cursor = this.cursor(runId);
+    cursor.unflushedBytes += outputBytes;
+    cursor.dirty = true;
+    let byKind = this.streams.get(runId);
+    if (!byKind) this.streams.set(runId, (byKind = new Map()));
+    let stream = byKind.get(kind);
+    if (!stream) byKind.set(kind, (stream = { scrubber: new StreamScrubber(this.scrubber), lastPushAt: 0 }));
+    stream.lastPushAt = performance.now();
+    const released = stream.scrubber.push(text);
+    if (released) this.queue(runId, kind, released);
+    else this.scheduleFlush();
+    if (stream.scrubber.heldChars > 0) this.armHoldTimer();
+  }
+
+  /** The run's output has ended (its attempt is over): what its streams held back is queued as items. */
+  endOutput(runId: string): void {
+    const byKind = this.streams.get(runId);
+    if (!byKind) return;
+    this.streams.delete(runId);
+    for (const [kind, stream] of byKind) {
+      const rest = stream.scrubber.end();
+      if (rest) this.queue(runId, kind, rest);
+    }
+  }
+
+  private queue(runId: string, kind: RunItem['kind'], data: string, detail?: Record<string, unknown>): number {
     const cursor = this.cursor(runId);
     const item: RunItem = { seq: cursor.nextSeq++, ts: this.now(), kind, data };
     if (detail) item.detail = detail;
-    cursor.unflushedBytes += outputBytes;
     cursor.dirty = true;
     this.pending.push({ runId, item });
     this.pendingChars += data.length;
     if (this.pendingChars >= FLUSH_CHARS) this.flushOrReport();
-    else this.scheduled ??= setImmediate(() => this.flushOrReport());
+    else this.scheduleFlush();
     return item.seq;
+  }
+
+  private scheduleFlush(): void {
+    this.scheduled ??= setImmediate(() => this.flushOrReport());
+  }
+
+  private armHoldTimer(): void {
+    if (this.holdTimer) return;
+    this.holdTimer = setTimeout(() => {
+      // Let go only after the event loop's next look at the pipes: a host busy past HOLD_MS (this timer late) may
+      // have the rest of the line waiting to be read.
+      setImmediate(() => {
+        this.holdTimer = undefined;
+        this.releaseQuietStreams();
+      });
+    }, HOLD_MS);
+    this.holdTimer.unref();
+  }
+
+  private releaseQuietStreams(): void {
+    const now = performance.now();
+    let waiting = false;
+    for (const [runId, byKind] of this.streams) {
+      for (const [kind, stream] of byKind) {
+        if (stream.scrubber.heldChars === 0) continue;
+        if (now - stream.lastPushAt < HOLD_MS) {
+          waiting = true;
+          continue;
+        }
+        const rest = stream.scrubber.end();
+        if (rest) this.queue(runId, kind, rest);
+      }
+    }
+    if (waiting) this.armHoldTimer();
   }
 
   /** The run's output was cut at its max_output_bytes: recorded on the run with its next flush. */
@@ -81,7 +179,7 @@ export class RunItemWriter implements Disposable {
     const cursor = this.cursor(runId);
     cursor.truncated = true;
     cursor.dirty = true;
-    this.scheduled ??= setImmediate(() => this.flushOrReport());
+    this.scheduleFlush();
   }
 
   /** The last seq given out for the run (written or queued). */
@@ -129,11 +227,14 @@ export class RunItemWriter implements Disposable {
 
   /** The run is done: its items are written and its cursor dropped (it is re-read from the table if needed). */
   release(runId: string): void {
+    this.endOutput(runId);
     this.flush();
     this.cursors.delete(runId);
   }
 
   dispose(): void {
+    for (const runId of [...this.streams.keys()]) this.endOutput(runId);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
     this.flushOrReport();
     this.appended.dispose();
   }
