@@ -1,4 +1,5 @@
 import type { Database } from '../store/database';
+import { SecretScrubber } from './secretScrubber';
 
 export type ConnectionStatus = 'connected' | 'failed' | 'revoked' | 'disconnected';
 
@@ -51,17 +52,26 @@ const toConnection = (row: Row): Connection => ({
   refreshedAt: row.refreshed_at,
 });
 
-/** The vault_connections table (migration 9): connection metadata in SQLite. */
+/**
+ * The vault_connections table (migration 9): connection metadata in SQLite. The free text in it (the label the user
+ * typed, a failure's reason) is scrubbed before it is stored: a key pasted into the label field stays out of SQLite.
+ */
 export class ConnectionStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly scrubber: SecretScrubber = new SecretScrubber(),
+  ) {}
 
-  insert(connection: Connection): void {
+  /** Stores the connection; returns it as stored (its label scrubbed). */
+  insert(given: Connection): Connection {
+    const connection = { ...given, label: this.scrubber.scrubText(given.label), statusReason: given.statusReason === null ? null : this.scrubber.scrubText(given.statusReason) };
     this.db
       .prepare(
         `INSERT INTO vault_connections (id, provider, kind, label, scopes, base_url, status, status_reason, expires_at, created_at, updated_at, refreshed_at)
          VALUES (@id, @provider, @kind, @label, @scopes, @baseUrl, @status, @statusReason, @expiresAt, @createdAt, @updatedAt, @refreshedAt)`,
       )
       .run({ ...connection, scopes: JSON.stringify(connection.scopes) });
+    return connection;
   }
 
   get(id: string): Connection | undefined {
@@ -78,7 +88,7 @@ export class ConnectionStore {
   }
 
   setStatus(id: string, status: ConnectionStatus, reason: string | null, now: number): void {
-    this.db.prepare('UPDATE vault_connections SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?').run(status, reason, now, id);
+    this.db.prepare('UPDATE vault_connections SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?').run(status, reason === null ? null : this.scrubber.scrubText(reason), now, id);
   }
 
   markRefreshed(id: string, expiresAt: number | null, scopes: string[] | null, now: number): void {

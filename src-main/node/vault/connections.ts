@@ -11,6 +11,7 @@ import { CredentialHandles } from './credentialHandles';
 import type { CredentialVault } from './credentialVault';
 import { API_KEY_SCOPE, isLoopbackUrl, type OAuthProvider, type Provider, type ProviderRegistry } from './providers';
 import { Secret } from './secret';
+import type { SecretScrubber } from './secretScrubber';
 import { SignInFlows, type SignInKind, type SignInRequest } from './signInFlows';
 import { refreshTokens, revokeToken } from './tokenGrants';
 import { ConnectionNotFoundError, CredentialRequestError, VaultUnavailableError, type OAuthFlowError } from './vaultErrors';
@@ -29,6 +30,8 @@ export interface ConnectionsOptions {
   pkceTimeoutMs?: number;
   /** Refresh an access token this long before it runs out. Default 60 s. */
   refreshMarginMs?: number;
+  /** Scrubs the free text stored with a connection (its label): the host's, over the vault's registry. Default: token shapes only. */
+  scrubber?: SecretScrubber;
 }
 
 const USER = 'user';
@@ -54,7 +57,7 @@ export class Connections implements Disposable {
   readonly handles: CredentialHandles;
 
   constructor(private readonly o: ConnectionsOptions) {
-    this.store = new ConnectionStore(o.db);
+    this.store = new ConnectionStore(o.db, o.scrubber);
     this.now = o.now ?? Date.now;
     this.handles = this.owner.add(
       new CredentialHandles({ consent: o.consent, audit: (entry) => o.ledger.append(entry), findConnection: (provider, scope) => this.findConnection(provider, scope), now: this.now }),
@@ -292,16 +295,17 @@ export class Connections implements Disposable {
       this.recordFailure(provider.id, 'store', error instanceof VaultUnavailableError ? 'vault_unavailable' : 'store_failed', (error as Error).message, actor);
       throw error;
     }
+    let stored = connection;
     this.o.ledger.transact(() => {
-      this.store.insert(connection);
+      stored = this.store.insert(connection);
       this.o.ledger.append({
         type: 'credential.connect',
         actor,
         payload: { connectionId: connection.id, provider: provider.id, kind: provider.kind, flow: meta.flow, scopes: connection.scopes, expiresAt: connection.expiresAt, baseUrl: connection.baseUrl },
       });
     });
-    this.changed.fire(connection);
-    return connection;
+    this.changed.fire(stored);
+    return stored;
   }
 
   /** One refresh per connection at a time: two at once would present the same rotated token twice. */

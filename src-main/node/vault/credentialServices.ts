@@ -9,6 +9,7 @@ import { HandleInjector, type CredentialInjector } from './handleInjection';
 import type { HostKeychain } from './hostKeychain';
 import { ProviderRegistry } from './providers';
 import type { SecretRegistry } from './secretRegistry';
+import { SecretScrubber } from './secretScrubber';
 
 export interface CredentialServicesOptions {
   db: Database;
@@ -41,7 +42,7 @@ export class CredentialServices implements Disposable {
   constructor(private readonly o: CredentialServicesOptions) {
     this.vault = this.owner.add(new CredentialVault(o.keychain, o.secrets));
     this.providers = o.providers ?? new ProviderRegistry();
-    this.connections = this.owner.add(new Connections({ db: o.db, ledger: o.ledger, vault: this.vault, providers: this.providers, consent: o.consent }));
+    this.connections = this.owner.add(new Connections({ db: o.db, ledger: o.ledger, vault: this.vault, providers: this.providers, consent: o.consent, scrubber: new SecretScrubber(o.secrets) }));
     this.injector = new HandleInjector(this.connections.handles, (id) => this.connections.credentialFor(id), (entry) => o.ledger.append(entry));
   }
 
