@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { createHostServices } from '../../src-main/node/hostServices';
 import { Ledger } from '../../src-main/node/ledger/ledger';
-import { deleteLedgerRecords, ledgerFileIdentity, readFileRecord } from '../../src-main/node/ledger/ledgerRecord';
+import { deleteLedgerRecords, fileRecordAccount, ledgerFileIdentity, ledgerFilesAccount, legacyRecordAccount, readFileRecord } from '../../src-main/node/ledger/ledgerRecord';
 import { signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
 import { decideSigning } from '../../src-main/node/ledger/signingGate';
 import { storedCheckpoints } from '../../src-main/node/ledger/storedEntries';
 import { openDatabase } from '../../src-main/node/store/database';
 import type { Keychain } from '../../src-main/node/vault/keychain';
+import { Secret } from '../../src-main/node/vault/secret';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { tempDir } from '../helpers';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
@@ -227,5 +228,30 @@ if (needsPrivateKeyring) {
     assert.match(forkVerdict.out, new RegExp(`note: this file is a fork: it began signing as a copy of the ledger at .*sessions\\.db \\(signed there up to seq ${ENTRIES}\\)`));
     const originalHead = headOf(openDatabase(dbOf(home)));
     assert.ok(originalHead.size > ENTRIES);
+  });
+
+  test("a record the previous version kept per ledger id is honoured: stripping is caught, and the next start moves it to the file's own record", async (t) => {
+    const keychain = await openKeychain();
+    const { home, ledgerId } = await genuineHome(t, keychain);
+    const file = ledgerFileIdentity(dbOf(home));
+    const record = (await readFileRecord(keychain, file))!;
+    // As an older version left it: one record under the ledger id, no per-file record, no index.
+    await keychain.set(legacyRecordAccount(ledgerId), new Secret(JSON.stringify({ size: record.size, headHash: record.headHash, signature: record.signature })));
+    await keychain.delete(fileRecordAccount(file));
+    await keychain.delete(ledgerFilesAccount(ledgerId));
+    const untouched = copyOf(t, home, keychain);
+    forge(dbOf(home), (db) => db.exec('DELETE FROM ledger_checkpoints'));
+    const stripped = omni('ledger', 'verify', '--home', home);
+    assert.equal(stripped.code, 1, stripped.out);
+    assert.match(stripped.out, new RegExp(`the keychain records a signed checkpoint at seq ${ENTRIES}, but it has no signed checkpoint`));
+
+    cpSync(dbOf(untouched), dbOf(home));
+    const host = await createHostServices({ home, version: '0.0.0-test', keychain: 'os' });
+    await host.handlers['ledger.verify']({}, { connectionId: 1, transport: 'memory' });
+    await host.dispose();
+    const migrated = await readFileRecord(keychain, file);
+    assert.equal(migrated?.ledgerId, ledgerId);
+    assert.ok(migrated!.size > ENTRIES, 'the file record was not written at the next start');
+    assert.equal(omni('ledger', 'verify', '--home', home).code, 0);
   });
 }
