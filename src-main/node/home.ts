@@ -13,3 +13,12 @@ export function resolveHome(explicit?: string, electronUserData?: string): strin
 export function databasePath(home: string): string {
   return join(home, 'memory', 'sessions.db');
 }
+
+/**
+ * The native sandbox's per-run directories (seccomp program, proxy socket, staged writes on their way into the
+ * workspace): under the home, so they are hidden from every run like the rest of it, and swept at the next start
+ * when a crash left some behind. Nothing but the sandbox writes here.
+ */
+export function stagingPath(home: string): string {
+  return join(home, 'staging');
+}

@@ -1,5 +1,6 @@
 import type { ConsentGrant } from '../../../src-preload/contract';
 import type { ConsentEngine } from '../consent/consentEngine';
+import { DEFAULT_STAGED_WRITE_BYTES } from '../sandbox/native/launchPolicy';
 import type { NativeSandbox, ResourceLimits } from '../sandbox/native/nativeSandbox';
 import type { SessionService } from '../sessions/sessionService';
 import { plainLauncher, type Launcher } from './launcher';
@@ -14,6 +15,11 @@ export interface AgentRunLauncherOptions {
   consent: ConsentEngine;
   /** The agent's manifest resources, when it is installed. */
   resourcesOf(agentId: string): { cpuMillicores: number; memBytes: number } | undefined;
+  /**
+   * Bytes an agent's command may stage (its workspace writes, held until it succeeds); past it the run ends with a
+   * `disk_quota` event. Default DEFAULT_STAGED_WRITE_BYTES (1 GiB).
+   */
+  stagedWriteBytes?: number;
   /** A plain run of the user's; tests may wrap it. */
   userLauncher?: Launcher;
 }
@@ -44,7 +50,7 @@ export function agentRunLauncher(options: AgentRunLauncherOptions): Launcher {
       .filter((grant) => grant.agentId === agentId && grant.capability === 'network' && isLive(grant) && grant.scope);
     const allowDomains = live.map((grant) => grant.scope!);
     const declared = options.resourcesOf(agentId);
-    const resources: ResourceLimits = { pids: AGENT_PIDS, cpuSeconds: AGENT_CPU_SECONDS };
+    const resources: ResourceLimits = { pids: AGENT_PIDS, cpuSeconds: AGENT_CPU_SECONDS, stagedWriteBytes: options.stagedWriteBytes ?? DEFAULT_STAGED_WRITE_BYTES };
     if (declared) {
       resources.memBytes = declared.memBytes;
       resources.cpuMillicores = declared.cpuMillicores;

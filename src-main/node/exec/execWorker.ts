@@ -171,7 +171,7 @@ export class ExecWorker implements Disposable {
         ledger.append({ type: 'exec.end', actor: 'host', sessionId: run.session_id, payload: { run_id: run.run_id, attempt: run.attempt, status: 'interrupted' } });
         return;
       }
-      this.finish(run, await this.settle(end, launch));
+      this.finish(run, await this.settle(run, end, launch));
     } catch (error) {
       this.options.onError(error);
       this.finish(run, { status: 'failed', exitCode: null, signal: null, reason: `the host failed running it: ${(error as Error).message}` });
@@ -180,8 +180,18 @@ export class ExecWorker implements Disposable {
     }
   }
 
-  /** Staged writes are committed only when the command succeeded; a failed commit fails the run. */
-  private async settle(end: AttemptEnd, launch: PreparedLaunch): Promise<Omit<RunEnd, 'endedAt'>> {
+  /**
+   * Staged writes are committed only when the command succeeded; a failed commit fails the run. A run that filled
+   * its staged-writes limit fails with a `disk_quota` event whatever its exit code (the sandbox ended it; or it
+   * ignored ENOSPC and exited 0 with a half-written file), and its writes are dropped.
+   */
+  private async settle(run: StoredRun, end: AttemptEnd, launch: PreparedLaunch): Promise<Omit<RunEnd, 'endedAt'>> {
+    const quota = end.status === 'exited' ? (launch.diskQuotaHit?.() ?? null) : null;
+    if (quota) {
+      this.options.items.append(run.run_id, 'event', 'disk_quota', { limit_bytes: quota.limitBytes, message: quota.message });
+      await launch.onFailure?.();
+      return { status: 'failed', exitCode: end.exitCode, signal: end.signal, reason: quota.message };
+    }
     // A sandbox limit (memory, processes) explains an exit better than the bare signal does.
     const limit = launch.limitHit?.() ?? null;
     const result = { status: end.status as RunEnd['status'], exitCode: end.exitCode, signal: end.signal, reason: end.reason ?? limit };

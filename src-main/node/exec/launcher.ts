@@ -30,6 +30,11 @@ export interface PreparedLaunch {
   onSuccess?(): Promise<void>;
   /** The run failed, was killed or timed out: drop what it staged. */
   onFailure?(): Promise<void>;
+  /**
+   * The run filled its staged-writes limit, or null. Asked before onSuccess: a run that hit it is dropped and fails
+   * with a `disk_quota` event, whatever its exit code (a command may ignore ENOSPC and exit 0 with a half-written file).
+   */
+  diskQuotaHit?(): { limitBytes: number; message: string } | null;
   /** A limit the run ran into, in words ("memory limit of 64 MiB reached"), or null: becomes the run's reason. */
   limitHit?(): string | null;
   /** Always called last, after onSuccess/onFailure. */

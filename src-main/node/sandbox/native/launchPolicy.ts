@@ -46,6 +46,21 @@ export interface ResourceLimits {
   memBytes?: number;
   /** Processes and threads the run may have at once (stops a fork bomb); needs a cgroup. */
   pids?: number;
+  /**
+   * Bytes a run with staged writes may hold in its staging layer (DEFAULT_STAGED_WRITE_BYTES when left out); it also
+   * bounds how many files and folders it may create (one per 4 KiB). Reaching it ends the run (diskQuotaHit).
+   */
+  stagedWriteBytes?: number;
+}
+
+/** The staging layer's size when the policy names none: 1 GiB. */
+export const DEFAULT_STAGED_WRITE_BYTES = 1024 * 1024 * 1024;
+
+/** A run that reached its staged-writes limit: its writes are dropped, whatever its exit code. */
+export interface DiskQuotaHit {
+  limitBytes: number;
+  /** In words, with the way out ("staged writes reached the limit of 4 MiB; ..."). */
+  message: string;
 }
 
 export interface LaunchPolicy {
@@ -95,6 +110,8 @@ export interface PreparedLaunch {
   onSuccess?(): Promise<void>;
   /** Drops the staged writes. */
   onFailure?(): Promise<void>;
+  /** The run reached its staged-writes limit (its writes must be dropped, not committed), else null. Ask before onSuccess and dispose. */
+  diskQuotaHit?(): DiskQuotaHit | null;
   /** A limit the run ran into, in words ("memory limit of 64 MiB reached: the kernel killed a process"), else null. Ask before dispose. */
   limitHit?(): string | null;
   /** Kills what is left of the run, removes its cgroup, staging and proxy. Always call it, last. */

@@ -35,7 +35,7 @@ export function hostScript(bash: boolean): string {
  * Runs inside the outer bwrap (its own user, mount and network namespaces; no seccomp yet), when the run stages its
  * writes, has a network grant or reaches a host service: starts one bridge per socket (socat: TCP 127.0.0.1:<port> →
  * a unix socket on the host: the allowlist proxy's on 3128, a local service's such as the credential proxy on its own
- * port), mounts the overlay over the workspace meanwhile, waits until every bridge listens, runs the inner bwrap, then
+ * port), mounts the staging overlay over the workspace meanwhile, waits until every bridge listens, runs the inner bwrap, then
  * writes the staging manifest (see stagedWrites.ts) and exits with the command's status. socat runs here, before the
  * command's seccomp filter, which still refuses AF_UNIX to the command.
  *
@@ -46,21 +46,37 @@ export function hostScript(bash: boolean): string {
  *
  * It does the setup itself (the outer bwrap is what the caller spawns: one process fewer to start), so the outer
  * bwrap's own process is the only one outside the run's cgroups.
- * Arguments: setup, then <workspace> <upper | -> <work | -> <manifest | -> <setpriv | -> <n> (<port> <socket>)×n
- * <inner bwrap argv...>
+ *
+ * Staging (stagedWrites.ts): a tmpfs of the run's limit is mounted on <staging> in this namespace, the overlay's upper
+ * and work directories made on it (so the kernel bounds what the run can stage). While the command runs a watcher
+ * looks at the tmpfs five times a second: once it is full (no free block, or no free inode) it records which in
+ * <full> and ends the run (SIGKILL to the run's process group: this script, both bwraps, the bridges; the command
+ * dies with its pid namespace), since a full staging can only be dropped. The same look is taken when the command
+ * ends. Only a run that exited 0 without filling it gets its manifest, and its upper layer copied out to <upper> on
+ * disk (cp -a: modes, links, holes and hard links kept; whiteouts too, which the commit skips), for the host to commit.
+ * Arguments: setup, then <workspace> <staging | -> <limit bytes> <inodes> <root mode> <upper> <manifest> <full>
+ * <setpriv | -> <n> (<port> <socket>)×n <inner bwrap argv...>
  */
 const OUTER_BODY = [
-  'ws=$1 up=$2 wk=$3 manifest=$4 setpriv=$5 n=$6; shift 6',
+  'ws=$1 st=$2 size=$3 inodes=$4 mode=$5 up=$6 manifest=$7 full=$8 setpriv=$9 n=${10}; shift 10',
   // bridges: socat's pids; nb: how many.
-  'bridges= nb=0',
+  'bridges= nb=0 watcher=',
   'while [ "$n" -gt 0 ]; do',
   '  port=$1 sock=$2; shift 2; n=$((n - 1))',
   '  if [ "$setpriv" != - ]; then "$setpriv" --pdeathsig KILL -- socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 &',
   '  else socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$sock" </dev/null >/dev/null 2>&1 & fi',
   '  bridges="$bridges $!" nb=$((nb + 1))',
   'done',
-  'if [ "$up" != - ]; then',
-  '  mount -t overlay overlay -o "lowerdir=$ws,upperdir=$up,workdir=$wk,userxattr" "$ws" || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
+  // Prints "bytes" or "inodes" when the staging tmpfs has no room left, else nothing.
+  `full_now() { case $(stat -f -c '%a %d' "$st" 2>/dev/null) in '0 '*) echo bytes ;; *' 0') echo inodes ;; esac; }`,
+  'if [ "$st" != - ]; then',
+  '  mount -t tmpfs -o "size=$size,nr_inodes=$inodes,mode=0700" omni-staging "$st" || { echo "omni sandbox: cannot mount the staging tmpfs" >&2; exit 125; }',
+  '  mkdir "$st/upper" "$st/work" && chmod "$mode" "$st/upper" || { echo "omni sandbox: cannot prepare the staging layer" >&2; exit 125; }',
+  // Relative upper and work paths (from inside the tmpfs): the app home's path may hold a "," or ":" the option
+  // string cannot carry (the workspace's path is checked for them before the run).
+  '  cd "$st" && mount -t overlay overlay -o "lowerdir=$ws,upperdir=upper,workdir=work,userxattr" "$ws" && cd / || { echo "omni sandbox: cannot mount the staging overlay" >&2; exit 125; }',
+  '  { while sleep 0.2; do kind=$(full_now); if [ -n "$kind" ]; then echo "$kind" > "$full"; kill -KILL 0; fi; done; } </dev/null >/dev/null 2>&1 &',
+  '  watcher=$!',
   'fi',
   'if [ "$nb" -eq 0 ]; then',
   '  "$@"',
@@ -85,13 +101,17 @@ const OUTER_BODY = [
   'fi',
   'status=$?',
   'if [ -n "$bridges" ]; then kill $bridges 2>/dev/null; fi',
-  'if [ "$manifest" != - ]; then',
+  'if [ -n "$watcher" ]; then kill $watcher 2>/dev/null; fi',
+  'if [ "$st" != - ]; then',
+  '  kind=$(full_now); if [ -n "$kind" ]; then echo "$kind" > "$full"; exit $status; fi',
+  '  [ "$status" -eq 0 ] || exit $status',
   // Nothing written (the upper layer is empty): an empty manifest, without starting find.
-  '  set -- "$up"/* "$up"/.[!.]* "$up"/..?*',
+  '  set -- "$st/upper"/* "$st/upper"/.[!.]* "$st/upper"/..?*',
   '  if [ "$#" -eq 3 ] && [ ! -e "$1" ] && [ ! -e "$2" ] && [ ! -e "$3" ] && [ ! -L "$1" ] && [ ! -L "$2" ] && [ ! -L "$3" ]; then',
   '    : > "$manifest"',
   '  else',
-  '    find "$up" -type d -exec sh -c \'up=$1 ws=$2; shift 2; for d; do rel=".${d#"$up"}"; printf "\\0%s\\0" "$rel"; find "$ws${d#"$up"}" -mindepth 1 -maxdepth 1 -printf "%f\\0"; done\' sh "$up" "$ws" {} + > "$manifest" || exit 125',
+  '    find "$st/upper" -type d -exec sh -c \'up=$1 ws=$2; shift 2; for d; do rel=".${d#"$up"}"; printf "\\0%s\\0" "$rel"; find "$ws${d#"$up"}" -mindepth 1 -maxdepth 1 -printf "%f\\0"; done\' sh "$st/upper" "$ws" {} + > "$manifest" || exit 125',
+  '    cp -a "$st/upper/." "$up/" || { echo "omni sandbox: cannot copy the staged writes out (is the disk full?)" >&2; exit 125; }',
   '  fi',
   // Written last, so a manifest cut short by a kill is never taken for a whole one.
   '  : > "$manifest.complete"',

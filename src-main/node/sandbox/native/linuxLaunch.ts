@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { createRunCgroup, type RunCgroup } from './cgroupLimits';
 import { startEgressProxy, type EgressProxy } from './egressProxy';
 import { BRIDGE_PORT, hostScript, outerScript } from './launchScripts';
-import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
-import { NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
+import { DEFAULT_STAGED_WRITE_BYTES, type DiskQuotaHit, type LaunchPolicy, type NetworkRequestEvent, type PreparedLaunch } from './launchPolicy';
+import { DiskQuotaError, NativeSandboxPolicyError, NativeSandboxUnavailableError, StagedCommitError } from './nativeSandboxErrors';
 import type { SandboxProbe } from './probeSandbox';
 import { defaultSecretPaths, hideArgs, homeArgs, isInside, systemMountArgs } from './sandboxMounts';
 import { compileSeccompFilter, seccompArch } from './seccompFilter';
-import { commitStaging, prepareStaging, removeRunDir, type StagingDirs } from './stagedWrites';
+import { commitStaging, prepareStaging, readQuotaHit, removeRunDir, type StagingDirs } from './stagedWrites';
 
 /**
  * One run's launch on Linux. A small shell script (bash when installed, else sh) first closes inherited
@@ -27,6 +27,7 @@ export interface LinuxLaunchContext {
   probe: SandboxProbe;
   /** The /etc the command sees (etcSnapshot.ts). */
   etcSnapshot: string;
+  /** Where per-run directories go (the app home's staging folder): seccomp program, proxy socket, staged writes. */
   stagingRoot: string;
   appHome?: string;
   onNetworkRequest?(event: NetworkRequestEvent): void;
@@ -125,7 +126,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       cleanups.push(() => void started.close());
     }
 
-    const staging: StagingDirs | null = policy.stageWrites ? prepareStaging(runDir, policy.workspace) : null;
+    const staging: StagingDirs | null = policy.stageWrites ? prepareStaging(runDir, policy.workspace, resources.stagedWriteBytes ?? DEFAULT_STAGED_WRITE_BYTES) : null;
     // Each bridge: socat in the outer layer, TCP 127.0.0.1:<port> → the host's unix socket.
     const bridges = [...(proxy ? [{ port: BRIDGE_PORT, socketPath }] : []), ...localServices];
     const outer = staging !== null || bridges.length > 0;
@@ -165,7 +166,10 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
           '--unshare-user', '--uid', '0', '--gid', '0', '--unshare-net', '--die-with-parent',
           '--dev-bind', '/', '/', '--cap-add', 'ALL',
           '--', shell, '-c', outerScript(probe.bashPath !== null), 'omni-sandbox-outer', ...setupArgs,
-          policy.workspace, staging?.upper ?? '-', staging?.work ?? '-', staging?.manifest ?? '-', probe.setprivPath ?? '-',
+          policy.workspace, ...(staging
+            ? [staging.mount, String(staging.limitBytes), String(staging.inodes), staging.rootMode, staging.upper, staging.manifest, staging.full]
+            : ['-', '-', '-', '-', '-', '-', '-']),
+          probe.setprivPath ?? '-',
           String(bridges.length), ...bridges.flatMap((bridge) => [String(bridge.port), bridge.socketPath]),
           bwrap, ...inner,
         ]
@@ -188,10 +192,12 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       ...localServices.map((service) => `local-service:${service.port}`),
       ...(cgroup?.enforced ?? []),
       ...(cpuSeconds ? ['rlimit:cpu'] : []),
-      ...(staging ? ['staged-writes'] : []),
+      ...(staging ? ['staged-writes', `staged-writes-limit:${staging.limitBytes}`] : []),
     ];
 
     let outcome: 'pending' | 'committed' | 'dropped' = 'pending';
+    let quotaHit: DiskQuotaHit | null | undefined;
+    const diskQuotaHit = staging ? () => (quotaHit ??= readQuotaHit(staging)) : undefined;
     return {
       argv,
       env,
@@ -201,6 +207,8 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
         ? async () => {
             if (outcome === 'dropped') throw new StagedCommitError('they were already dropped (onFailure ran first)');
             if (outcome === 'committed') return;
+            const hit = diskQuotaHit!();
+            if (hit) throw new DiskQuotaError(hit.limitBytes, hit.message);
             commitStaging(staging, policy.workspace);
             outcome = 'committed';
           }
@@ -212,6 +220,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
             removeRunDir(staging.upper);
           }
         : undefined,
+      diskQuotaHit,
       limitHit: () => cgroup?.limitHit() ?? null,
       dispose: cleanUp,
     };

@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { stagingPath } from '../../home';
 import { buildEtcSnapshot } from './etcSnapshot';
 import type { LaunchPolicy, NetworkRequestEvent, PreparedLaunch } from './launchPolicy';
 import { prepareLinuxLaunch } from './linuxLaunch';
@@ -17,7 +18,10 @@ import { validatePolicy } from './validatePolicy';
 export interface NativeSandboxOptions {
   /** The app home (hidden from every run, like ~/.ssh). */
   appHome?: string;
-  /** Where per-run directories (seccomp program, staging layer, proxy socket) go; the system temp dir by default. Best on the workspace's filesystem: a commit is then a rename per file. */
+  /**
+   * Where per-run directories (seccomp program, staged writes, proxy socket) go: by default the app home's staging
+   * folder (home.ts), else the system temp dir. Best on the workspace's filesystem: a commit is then a rename per file.
+   */
   stagingRoot?: string;
   /** Every proxied request of every run, allowed or not (for the ledger). */
   onNetworkRequest?(event: NetworkRequestEvent): void;
@@ -40,8 +44,12 @@ export interface NativeSandbox {
 export function createNativeSandbox(options: NativeSandboxOptions = {}): NativeSandbox {
   let probe: SandboxProbe | null = null;
   const probed = () => (probe ??= probeSandbox({ bwrapPath: options.bwrapPath }));
-  const stagingRoot = options.stagingRoot ?? tmpdir();
-  sweepStaleRunDirs(stagingRoot);
+  const homeStaging = options.appHome !== undefined && options.stagingRoot === undefined;
+  const stagingRoot = options.stagingRoot ?? (options.appHome !== undefined ? stagingPath(options.appHome) : tmpdir());
+  if (homeStaging) mkdirSync(stagingRoot, { recursive: true, mode: 0o700 });
+  // The home's staging folder has one user, the host holding the home's lock, which has made no run directory yet:
+  // whatever another process id left there is a crashed host's, even if that id now belongs to someone else.
+  sweepStaleRunDirs(stagingRoot, { exclusive: homeStaging });
   let etcSnapshot: string | null = null;
   const removeSnapshot = () => {
     if (etcSnapshot) rmSync(etcSnapshot, { recursive: true, force: true });

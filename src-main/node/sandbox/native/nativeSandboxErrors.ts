@@ -40,3 +40,16 @@ export class StagedCommitError extends Error {
     this.name = 'StagedCommitError';
   }
 }
+
+/** A staged run reached its staged-writes limit (resources.stagedWriteBytes): its writes are dropped, never committed. */
+export class DiskQuotaError extends Error {
+  readonly code = 'disk_quota';
+
+  constructor(
+    readonly limitBytes: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DiskQuotaError';
+  }
+}

@@ -34,14 +34,17 @@ export function validatePolicy(policy: LaunchPolicy): void {
     throw new NativeSandboxPolicyError('workspace', `staged writes need a workspace path without ",", ":" or "\\" (${real})`, 'rename the folder, or run without staged writes');
   }
   const resources = policy.resources ?? {};
-  for (const key of ['cpuSeconds', 'cpuMillicores', 'memBytes', 'pids'] as const) {
+  for (const key of ['cpuSeconds', 'cpuMillicores', 'memBytes', 'pids', 'stagedWriteBytes'] as const) {
     const value = resources[key];
     if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
-      throw new NativeSandboxPolicyError(`resources.${key}`, `${String(value)} is not a positive whole number`, 'leave it out for no limit');
+      throw new NativeSandboxPolicyError(`resources.${key}`, `${String(value)} is not a positive whole number`, key === 'stagedWriteBytes' ? 'leave it out for the default (1 GiB)' : 'leave it out for no limit');
     }
   }
   if (resources.memBytes !== undefined && resources.memBytes < 4 * 1024 * 1024) {
     throw new NativeSandboxPolicyError('resources.memBytes', `${resources.memBytes} bytes is too little to start a process`, 'allow at least 4 MiB');
+  }
+  if (resources.stagedWriteBytes !== undefined && resources.stagedWriteBytes < 1024 * 1024) {
+    throw new NativeSandboxPolicyError('resources.stagedWriteBytes', `${resources.stagedWriteBytes} bytes is too little to stage a run's writes`, 'allow at least 1 MiB, or leave it out for the default (1 GiB)');
   }
   for (const [name, value] of Object.entries(policy.env ?? {})) {
     if (typeof value !== 'string' || name === '' || name.includes('=') || name.includes('\0') || value.includes('\0')) {
