@@ -68,7 +68,11 @@ export const ShellRequest = z
   .strict();
 export type ShellRequest = z.infer<typeof ShellRequest>;
 
-export const RunStatus = z.enum(['queued', 'running', 'exited', 'killed', 'timed_out', 'failed']);
+/**
+ * `interrupted`: the host stopped under an agent's run, and the agent run that asked for it (with its grants) ended
+ * with that host: it is not run again (a user's run is queued again instead).
+ */
+export const RunStatus = z.enum(['queued', 'running', 'exited', 'killed', 'timed_out', 'failed', 'interrupted']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
 /**

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { RunItem } from '../../src-preload/contract/exec';
 import { runProcesses } from '../../src-main/node/exec/runProcesses';
 import { openDatabaseReadOnly } from '../../src-main/node/store/database';
 import { tempDir, waitFor } from '../helpers';
+import { startHost } from './crashHost';
 import { execFixture, SESSION } from './execFixture';
 
 const LINES = 104_858; // 100-byte lines: 10,485,800 bytes
@@ -31,37 +31,6 @@ const timer = setInterval(() => {
   if (n >= ${LINES}) { clearInterval(timer); process.exit(0); }
 }, ${BLOCK_EVERY_MS});
 `;
-
-function startHost(home: string, request?: object): { child: ChildProcess; lines: Promise<Record<string, unknown>[]>; next: (key: string) => Promise<Record<string, unknown>> } {
-  const args = ['--import', 'tsx', join(__dirname, 'fixtures', 'execHost.ts'), home, ...(request ? [JSON.stringify(request)] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const seen: Record<string, unknown>[] = [];
-  const waiters: { key: string; resolve: (value: Record<string, unknown>) => void }[] = [];
-  let buffered = '';
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk;
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    for (const part of parts) {
-      const value = JSON.parse(part) as Record<string, unknown>;
-      seen.push(value);
-      for (const waiter of waiters.filter((w) => w.key in value)) waiter.resolve(value);
-    }
-  });
-  const lines = new Promise<Record<string, unknown>[]>((resolve, reject) =>
-    child.on('exit', (code, signal) => (code === 0 || signal === 'SIGKILL' ? resolve(seen) : reject(new Error(`host exited ${code}: ${stderr}`)))),
-  );
-  const next = (key: string) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const found = seen.find((value) => key in value);
-      if (found) return resolve(found);
-      waiters.push({ key, resolve });
-      lines.then(() => reject(new Error(`the host ended without printing ${key}`)), reject);
-    });
-  return { child, lines, next };
-}
 
 test('kill -9 of the host mid-run, restart: the run is recovered (old processes ended, recovery event, attempt 2) and its output is all there', async (t) => {
   const dir = tempDir('exec-crash');

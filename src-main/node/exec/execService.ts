@@ -51,7 +51,7 @@ export const ONE_SHOT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 export const LIST_RUNS_LIMIT = 1000;
 /** How often the output size of running runs is reported to run listeners. */
 const OUTPUT_SIZE_REPORT_MS = 250;
-const ENDED = new Set(['exited', 'killed', 'timed_out', 'failed']);
+const ENDED = new Set(['exited', 'killed', 'timed_out', 'failed', 'interrupted']);
 
 function pastTheEnd(sinceSeq: number, run: StoredRun): RpcError {
   return new RpcError(

@@ -138,6 +138,7 @@ export class ExecStore {
   private readonly selectNextQueued;
   private readonly selectQueuedSessions;
   private readonly selectRunning;
+  private readonly selectQueuedByAgents;
   private readonly claimRun;
   private readonly launchRun;
   private readonly endRun;
@@ -164,6 +165,7 @@ export class ExecStore {
       `SELECT session_id, min(ord) AS first FROM exec_runs INDEXED BY exec_runs_queued WHERE status = 'queued' GROUP BY session_id ORDER BY first`,
     );
     this.selectRunning = db.prepare<[], RunRow>(`SELECT ${RUN_COLUMNS} FROM exec_runs WHERE status = 'running' ORDER BY ord`);
+    this.selectQueuedByAgents = db.prepare<[], RunRow>(`SELECT ${RUN_COLUMNS} FROM exec_runs WHERE status = 'queued' AND substr(actor, 1, 6) = 'agent:' ORDER BY ord`);
     this.claimRun = db.prepare<[number, string]>(
       `UPDATE exec_runs SET status = 'running', attempt = attempt + 1, started_at = ?, ended_at = NULL, pgid = NULL
        WHERE run_id = ? AND status = 'queued'`,
@@ -253,6 +255,11 @@ export class ExecStore {
 
   running(): StoredRun[] {
     return this.selectRunning.all().map(toRun);
+  }
+
+  /** Queued runs an agent asked for (actor `agent:<id>`), oldest first. */
+  queuedByAgents(): StoredRun[] {
+    return this.selectQueuedByAgents.all().map(toRun);
   }
 
   items(runId: string, sinceSeq: number, limit: number): RunItem[] {

@@ -69,7 +69,7 @@ export function statusLabel(run: Pick<Run, 'status' | 'exit_code' | 'signal'>): 
 /** Whether the outcome deserves attention: a non-zero exit, a kill by the host, a failure. */
 export function isBadOutcome(run: Pick<Run, 'status' | 'exit_code'>): boolean {
   if (run.status === 'exited') return run.exit_code !== null && run.exit_code !== 0;
-  return run.status === 'timed_out' || run.status === 'failed';
+  return run.status === 'timed_out' || run.status === 'failed' || run.status === 'interrupted';
 }
 
 /** A shell-like rendering of argv: `sh -c '…'` shows as the command line the user typed. */

@@ -7,6 +7,7 @@ const statusRank: Record<RunStatus, number> = {
   killed: 2,
   timed_out: 2,
   failed: 2,
+  interrupted: 2,
 };
 
 /**
