@@ -67,7 +67,7 @@ function detailSummary(detail: Record<string, unknown> | undefined): string {
 
 /**
  * Words for the host's own events (src-main/node/exec writes exit, killed, timeout, truncated, recovered,
- * host_stopped); anything else is a watcher's event, whose name is the user's or agent's choice.
+ * host_stopped, disk_quota); anything else is a watcher's event, whose name is the user's or agent's choice.
  */
 export function noticeOf(item: Pick<RunItem, 'seq' | 'ts' | 'data' | 'detail'>): RunNotice {
   const { detail } = item;
@@ -102,6 +102,8 @@ export function noticeOf(item: Pick<RunItem, 'seq' | 'ts' | 'data' | 'detail'>):
       const fallback = `the host stopped during attempt ${attempt ?? '?'}; the run is queued again`;
       return { ...base, text: `recovered: ${detailString(detail, 'message') ?? fallback}`, tone: 'warning' };
     }
+    case 'disk_quota':
+      return { ...base, text: reason ?? "the run reached its staged-writes limit; its writes were dropped", tone: 'warning' };
     case 'host_stopped':
       return { ...base, text: reason ?? 'the host stopped; the run is recovered when it starts again', tone: 'warning' };
     default: {
