@@ -58,15 +58,16 @@ test('the cap never splits a UTF-8 character (pipes and PTY)', async (t) => {
 test('output arriving in pieces that split characters is stored as whole characters', async (t) => {
   const f = await execFixture();
   t.after(() => f.close());
-  // One byte at a time, with pauses, so most reads end inside a character.
-  const script = "const b = Buffer.from('→ žluťoučký kůň 🐎 '.repeat(20)); let i = 0; const t = setInterval(() => { process.stdout.write(b.subarray(i, i + 3)); i += 3; if (i >= b.length) clearInterval(t); }, 1);";
+  // Three bytes at a time, with pauses, so most reads end inside a character. Lines, since a line still being
+  // written is held back until it ends (the scrubber's StreamScrubber): each finished line is an item.
+  const script = "const b = Buffer.from('→ žluťoučký kůň 🐎\\n'.repeat(20)); let i = 0; const t = setInterval(() => { process.stdout.write(b.subarray(i, i + 3)); i += 3; if (i >= b.length) clearInterval(t); }, 1);";
   const runId = await spawnRun(f, { command: [process.execPath, '-e', script] });
   await waitEnded(f, runId);
   const { items } = await pollAll(f, runId);
   const chunks = items.filter((item) => item.kind === 'stdout');
   assert.ok(chunks.length > 5, 'several items');
   assert.ok(chunks.every((item) => !item.data.includes('\ufffd')), 'no item holds a broken character');
-  assert.equal(outputOf(items, 'stdout'), '→ žluťoučký kůň 🐎 '.repeat(20));
+  assert.equal(outputOf(items, 'stdout'), '→ žluťoučký kůň 🐎\n'.repeat(20));
 });
 
 test('output that reaches the cap exactly, then more: the truncation event still comes', async (t) => {
