@@ -66,7 +66,9 @@ test('glued tokens of every kind stay out of the database, its WAL and the ledge
   const canaries = gluedCanaries(3);
   // Folders named with a token: the sessions table keeps the real path (the host opens the folder by it), so these
   // are looked for where the path is written as text: the ledger's entries and export, and the runs' cwd.
-  const folders = gluedCanaries(1, canaries.length).filter(folderSafe);
+  // (Not a JWT: every canary JWT's header has the same "alg" and "typ", so the folder's path in the sessions table
+  // would show the other JWTs' header slices.)
+  const folders = gluedCanaries(1, canaries.length).filter((canary) => folderSafe(canary) && canary.kind !== 'jwt');
   await withCanariesHidden([...canaries, ...folders], async () => {
     const home = tempDir('home');
     const workspaces = tempDir('ws');
