@@ -3,6 +3,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import { Emitter } from '../../../../src-preload/rpc';
+import { ChildFrameError } from './childFrameError';
+import { parseChildFrame } from './childFrames';
 import { CALL_CHANNEL_FD, encodeTextFrame, FrameReader, type FromChild, type ToChild } from './childProtocol';
 
 /** The child's script: the bundle beside this one in a build, the TypeScript source under tsx (tests, development). */
@@ -40,12 +42,17 @@ export class AgentChild {
   private readonly channel: Socket;
   private readonly frames = new Emitter<FromChild>();
   private readonly exited = new Emitter<{ code: number | null; signal: NodeJS.Signals | null }>();
+  private readonly brokenFrames = new Emitter<ChildFrameError>();
   readonly onFrame = this.frames.event;
+  /** The child sent a frame that is not a FromChild (or too large): it is being killed, and this says why. */
+  readonly onDidSendBadFrame = this.brokenFrames.event;
   readonly onExit = this.exited.event;
   readonly ready: Promise<void>;
   exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   /** The last lines the child's Node itself printed (not the guest's output): why it crashed, when it did. */
   diagnostics = '';
+  /** The first bad frame the child sent; nothing it sends after that is read. */
+  badFrame: ChildFrameError | null = null;
 
   constructor(options: AgentChildOptions = {}) {
     const script = options.script ?? childScript();
@@ -70,15 +77,15 @@ export class AgentChild {
     this.process.stderr?.on('data', keep);
     const reader = new FrameReader(MAX_FRAME_BYTES);
     this.channel.on('data', (chunk: Buffer) => {
-      let frames: string[];
+      if (this.badFrame) return;
       try {
-        frames = reader.push(chunk);
+        // Parsed one at a time, so that the frames before a bad one still count (a log line, a step's end).
+        for (const frame of reader.push(chunk)) this.frames.fire(parseChildFrame(frame));
       } catch (error) {
-        this.diagnostics += `\n${(error as Error).message}`;
-        this.kill();
-        return;
+        // Only a frame is refused here, never the host: whatever the child sends, the host carries on without it.
+        if (!(error instanceof ChildFrameError)) throw error;
+        this.refuse(error);
       }
-      for (const frame of frames) this.frames.fire(JSON.parse(frame) as FromChild);
     });
     this.channel.on('error', () => this.kill());
     this.ready = new Promise((resolve, reject) => {
@@ -98,6 +105,14 @@ export class AgentChild {
     this.process.on('error', (error) => {
       this.diagnostics += `\n${error.message}`;
     });
+  }
+
+  private refuse(error: ChildFrameError): void {
+    this.badFrame = error;
+    this.diagnostics += `\n${error.message}`;
+    // Told before the kill, so that whoever runs the agent ends it for this reason and not as a crash.
+    this.brokenFrames.fire(error);
+    this.kill();
   }
 
   get alive(): boolean {

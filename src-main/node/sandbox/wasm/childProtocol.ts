@@ -4,6 +4,8 @@
  * comes back on that pipe, where the child waits for it with a blocking read. All child → host traffic shares one
  * pipe, so a guest's log lines, calls and the end of a step arrive in the order they happened.
  */
+import { ChildFrameError } from './childFrameError';
+
 export const CALL_CHANNEL_FD = 4;
 
 export type ToChild =
@@ -11,17 +13,9 @@ export type ToChild =
   | { type: 'invoke'; input: string }
   | { type: 'shutdown' };
 
-export type Step = 'start' | 'invoke' | 'shutdown';
-
-export type FromChild =
-  | { type: 'ready' }
-  /** A guest's omni.* call: answered with one frame holding the response JSON. */
-  | { type: 'call'; fn: string; req: string }
-  | { type: 'log'; stream: 'stdout' | 'stderr'; text: string }
-  | { type: 'done'; step: Step }
-  | { type: 'trap'; step: Step; message: string; atMemoryCap: boolean; memoryBytes: number }
-  | { type: 'exit'; step: Step; code: number }
-  | { type: 'failed'; step: Step; message: string };
+// What the child sends is checked by the host against a schema (childFrames.ts); the types come from it. A type-only
+// export, so the child's bundle does not take zod along.
+export type { FromChild, Step } from './childFrames';
 
 /** One frame: a 4-byte big-endian length, then that many bytes of UTF-8 JSON. */
 export function encodeFrame(value: unknown): Buffer {
@@ -43,7 +37,7 @@ export class FrameReader {
 
   constructor(private readonly maxFrameBytes: number) {}
 
-  /** The whole frames completed by `chunk`; throws when a frame claims to be larger than allowed. */
+  /** The whole frames completed by `chunk`; throws a ChildFrameError when a frame claims to be larger than allowed. */
   push(chunk: Buffer): string[] {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
@@ -51,7 +45,7 @@ export class FrameReader {
     while (this.pendingBytes >= 4) {
       if (this.pending[0].length < 4) this.pending = [Buffer.concat(this.pending)];
       const length = this.pending[0].readUInt32BE(0);
-      if (length > this.maxFrameBytes) throw new Error(`the agent process sent a frame of ${length} bytes, over the ${this.maxFrameBytes} allowed`);
+      if (length > this.maxFrameBytes) throw new ChildFrameError(`${length} bytes, over the ${this.maxFrameBytes} allowed`);
       if (this.pendingBytes < 4 + length) break;
       const buffer = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
       frames.push(buffer.toString('utf8', 4, 4 + length));

@@ -23,10 +23,10 @@ export class ModuleRefusedError extends Error {
 
 /**
  * Why a running agent was stopped by the sandbox: over its wall-clock deadline, over its CPU-time budget, over its
- * memory quota (linear memory at the cap, or the process's RSS), a trap in the guest, the child process dying, or a
- * kill asked for by the host.
+ * memory quota (linear memory at the cap, or the process's RSS), a trap in the guest, the child process dying, the
+ * child process sending the host a frame that is not its protocol (protocol_error), or a kill asked for by the host.
  */
-export type StopReason = 'timeout' | 'cpu_budget' | 'memory_limit' | 'trap' | 'crashed' | 'killed';
+export type StopReason = 'timeout' | 'cpu_budget' | 'memory_limit' | 'trap' | 'crashed' | 'protocol_error' | 'killed';
 
 export class AgentStoppedError extends Error {
   constructor(

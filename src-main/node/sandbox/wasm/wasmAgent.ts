@@ -46,6 +46,8 @@ export class WasmAgent implements Disposable {
     this.owner.add(calls);
     this.watch = this.owner.add(new ResourceWatch(child.pid, limits, (overrun) => this.stop(overrun.reason, overrun.message, overrun.hint)));
     this.owner.add(child.onFrame((frame) => this.onFrame(frame)));
+    // Fired before the child is killed for it, so the agent ends for this reason rather than as a crash.
+    this.owner.add(child.onDidSendBadFrame((error) => this.stop('protocol_error', error.message, "the agent's process is broken or was subverted by its guest; report it if it keeps happening")));
     this.owner.add(
       child.onExit(({ code, signal }) => {
         // Node aborts (SIGABRT, or exit code 134) when its heap cap is hit.
