@@ -33,11 +33,8 @@ export interface WriterBatch {
   close?: true;
 }
 
-/** Sent back when a batch could not be written even after retries (its rows are lost). */
-export interface WriterFailure {
-  rows: number;
-  error: string;
-}
+/** Sent back when a batch could not be written even after retries (its rows are lost); the host parses it. */
+export type { WriterFailure } from './writerFailure';
 
 export const INSERT_EVENT_ROW =
   'INSERT INTO event_log (session_id, seq, ts, kind, subject, payload, data, data_chars) VALUES (?, ?, ?, ?, ?, ?, ?, ?)';

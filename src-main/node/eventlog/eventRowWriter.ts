@@ -5,7 +5,9 @@ import type { Database } from '../store/database';
 import type { SecretRegistry } from '../vault/secretRegistry';
 import { SecretScrubber } from '../vault/secretScrubber';
 import { storedData } from './eventRowData';
-import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterFailure, type WriterSetup } from './eventRowProtocol';
+import { parseWorkerMessage, WorkerMessageError } from '../base/workerMessage';
+import { INSERT_EVENT_ROW, type EventRow, type WriterBatch, type WriterSetup } from './eventRowProtocol';
+import { WRITER_THREAD, WriterFailureSchema } from './writerFailure';
 
 export type { EventRow } from './eventRowProtocol';
 
@@ -81,7 +83,7 @@ export class EventRowWriter {
     }
     try {
       const worker = startWorker(script, { file: db.name, done: this.done.buffer as SharedArrayBuffer, checkpointAfterBytes });
-      worker.on('message', (failure: WriterFailure) => this.onError(new Error(failure.error), failure.rows));
+      worker.on('message', (message: unknown) => this.onWorkerMessage(message));
       worker.on('error', (error) => this.fallBack(worker, error));
       worker.on('exit', (code) => this.fallBack(worker, new Error(`the event log's writer thread stopped (exit code ${code})`)));
       // After the listeners, which would otherwise hold the process open: an idle writer must not keep the host alive.
@@ -90,6 +92,19 @@ export class EventRowWriter {
     } catch (error) {
       this.onError(error as Error, 0);
     }
+  }
+
+  /** The writer thread speaks only to report a batch it gave up on; anything else is reported as what it is. */
+  private onWorkerMessage(message: unknown): void {
+    let failure;
+    try {
+      failure = parseWorkerMessage(WriterFailureSchema, message, WRITER_THREAD);
+    } catch (error) {
+      if (!(error instanceof WorkerMessageError)) throw error;
+      this.onError(error, 0);
+      return;
+    }
+    this.onError(new Error(failure.error), failure.rows);
   }
 
   /** Hands a batch over; it commits in order after every batch given before it. */
