@@ -4,6 +4,7 @@ import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc
 import { loadNative } from '../base/native';
 import { isAlive } from '../base/processTable';
 import { completeLength, Utf8Chunk } from '../base/utf8Chunk';
+import { masterFd, onceReadEnd, takeReadsAsBytes } from './nodePtyInternals';
 import { killTree } from './processTree';
 
 const FLUSH_DELAY_MS = 5;
@@ -82,12 +83,7 @@ export class PtyProcess implements Disposable {
    * Should a node-pty or Node version keep the decoder, `receive` still takes the strings.
    */
   private readBytes(): void {
-    const socket = (this.pty as unknown as { _socket?: { _readableState?: { decoder: unknown; encoding: unknown } } })._socket;
-    const state = socket?._readableState;
-    if (state && 'decoder' in state && 'encoding' in state) {
-      state.decoder = null;
-      state.encoding = null;
-    }
+    takeReadsAsBytes(this.pty);
   }
 
   private receive(chunk: string | Uint8Array): void {
@@ -109,11 +105,9 @@ export class PtyProcess implements Disposable {
    * so at that end-of-file we read the descriptor ourselves until it is empty, before it is closed.
    */
   private drainAfterEarlyEndOfFile(): void {
-    const internals = this.pty as unknown as { _socket?: { once(event: 'end', listener: () => void): void }; _fd?: number };
-    const socket = internals._socket;
-    const fd = internals._fd;
-    if (!socket || typeof fd !== 'number') return;
-    socket.once('end', () => {
+    const fd = masterFd(this.pty);
+    if (fd === null) return;
+    onceReadEnd(this.pty, () => {
       const buffer = Buffer.allocUnsafe(64 * 1024);
       // Bounded: a background job that keeps writing must not keep the host here forever.
       for (let reads = 0; reads < MAX_DRAIN_READS; reads++) {
