@@ -89,7 +89,8 @@ test.describe('terminal cards', () => {
     expect(limited).toBe(true);
     expect(frames).toBeGreaterThan(0);
     // An upper bound only (a slow machine draws fewer frames, never more), between the limit's 30 frames a second
-    // and the 60 drawn without it: 40 a second (measured here: 21-24 with the limit, 43-48 without it).
+    // and the 60 drawn without it: 40 a second (what this test counted with and without the limit:
+    // docs/performance.md#terminal-throughput).
     expect(frames, `${frames} frames in ${Math.round(span)} ms`).toBeLessThanOrEqual(Math.ceil(span / 25) + 2);
   });
 

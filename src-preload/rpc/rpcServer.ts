@@ -190,9 +190,8 @@ export class RpcServer<C extends ContractMap> implements Disposable {
     };
     // Resume once a quarter of the window is back, not near empty: the consumer then never drains dry while the
     // producer refills the pipe, which for a pty takes a while (cat, the kernel and the host each need a core to
-    // move every 4 KB). Measured by `npm run bench`: the renderer sat idle waiting for data with a 1/20 low
-    // watermark, and still ~18% of the time with 1/2 (terminal card 0.62x → 0.67x of the memory-fed bare page, the
-    // reference then, at 3/4).
+    // move every 4 KB). With a lower watermark the renderer sits idle waiting for data; the watermarks tried and
+    // their figures are in docs/performance.md#terminal-throughput.
     const asText = id <= MAX_BINARY_ID ? def.text : undefined;
     const window = new CreditWindow<unknown>(
       credit,

@@ -21,7 +21,7 @@ export class Utf8Chunk implements Utf8Text {
    * their decoding (U+FFFD for each bad sequence), so every reader, the event log and the scrollback get the same text.
    */
   static fromBytes(bytes: Uint8Array): Utf8Chunk {
-    // Native checks (SIMD): a flood of 50 MB of text takes a few ms here; almost all output is ASCII.
+    // Native checks (SIMD), cheap even over a whole flood (docs/performance.md#event-log); almost all output is ASCII.
     if (isAscii(bytes)) return new Utf8Chunk(owned(bytes), bytes.length);
     if (isUtf8(bytes)) return new Utf8Chunk(owned(bytes), utf16Length(bytes));
     // A decoder's output is well-formed, so it encodes back to exactly the bytes that decode to it.

@@ -33,7 +33,8 @@ export interface PtyExit {
  *   paused we watch the child and, once it is gone, resume reading so its last output is drained and kept.
  *   The read socket can also report end-of-file early when the shell exits under load: see drainAfterEarlyEndOfFile.
  * Output is gathered for up to 5 ms or 256 KB and delivered as one chunk (as VS Code does): each pty read is
- * ~4 KB, and one frame per read made the socket writes, not xterm, the bottleneck (`npm run bench`).
+ * ~4 KB (the kernel's pty buffer caps it), and with one frame per read the socket writes, not xterm, become the
+ * bottleneck (docs/performance.md#terminal-throughput).
  *
  * Output is read as bytes and delivered as UTF-8 of whole characters (Utf8Chunk): the renderer's frames take those
  * bytes as they are, and only readers that need text decode it (the scrollback when replayed; the event log's writer
@@ -76,10 +77,9 @@ export class PtyProcess implements Disposable {
   /**
    * node-pty is told the terminal is UTF-8 (its `encoding`, which also sets the line discipline's IUTF8 flag, so
    * erasing a character in cooked mode erases all its bytes), and would then decode every read into a string. We
-   * take the reads as bytes instead by undoing its read stream's setEncoding before anything is read. Decoding every
+   * take the reads as bytes instead by undoing its read stream's setEncoding before anything is read: decoding every
    * read, joining the strings and encoding them again for the renderer (and the writer thread encoding them once
-   * more) cost the host 40-150 ms of its ~1,050-1,110 ms of CPU per 50 MB flood (a host-only flood to a client that
-   * returns credit at once, fresh hosts alternating, four rounds of 3-6 runs each, every round's median lower).
+   * more) is CPU the host spends on every chunk of a flood (docs/performance.md#terminal-throughput).
    * Should a node-pty or Node version keep the decoder, `receive` still takes the strings.
    */
   private readBytes(): void {

@@ -3,8 +3,8 @@ export const FLOOD_FRAME_MS = 33;
 
 /**
  * Characters of output handed to the page's terminals since the last frame that make it a flood: several
- * screenfuls. Typing, a prompt or a full-screen program redrawing itself stays well below, so then every frame is
- * drawn as before.
+ * screenfuls. Typing, a prompt or a full-screen program redrawing itself stays well below, so then every frame the
+ * browser gives is drawn.
  */
 export const FLOOD_CHARS_PER_FRAME = 32 * 1024;
 
@@ -33,19 +33,16 @@ export function noteOutput(characters: number): void {
  * FLOOD_CHARS_PER_FRAME of it written since the last frame when another is asked for); otherwise frames come as
  * the browser gives them. Installed once per window, by the first terminal screen; returns whether it is installed.
  *
- * Why: under a flood the renderer's main thread is what limits throughput, and every frame cost it 3-5 ms: xterm's
- * DOM renderer rebuilding its rows and its viewport syncing the scrollbar (both run in animation frames), then
- * Chromium's style, layout, paint and commit, ~50 times a second. At 30 frames a second that time goes to parsing;
- * nobody reads text scrolling by at megabytes a second, and the frame after the last output still comes, so the
- * screen ends on it. Measured with `cat` of 20 MB into a terminal card, production builds with and without this,
- * alternating with the PTY-fed bare xterm page (12 rounds): faster in 9 of 12 pairs, by 10% (median), 0.95x the bare
- * page against 0.83x; Chromium's lifecycle work fell from 13-16% of the main thread's time to ~10% (traced). The same
- * limit injected into the page without the flood test, earlier: faster in 12 of 12 pairs, by 19%. `npm run bench`
- * (50 MB, 8 rounds), five runs: 0.88, 1.03, 0.98, 1.10, 0.94x the bare page (0.87x the same day without it).
+ * Why: under a flood the renderer's main thread is what limits throughput, and every frame costs it xterm's DOM
+ * renderer rebuilding its rows and its viewport syncing the scrollbar (both run in animation frames), then
+ * Chromium's style, layout, paint and commit. At 30 frames a second that time goes to parsing instead; nobody reads
+ * text scrolling by at megabytes a second, and the frame after the last output still comes, so the screen ends on
+ * it. The flood test keeps ordinary output at the browser's frame rate; the figures (with and without the limit,
+ * with and without the flood test) are in docs/performance.md#terminal-throughput.
  *
  * Why the page's requestAnimationFrame and not xterm's renderer: xterm.js has no option for it, and its frames are
  * scheduled in several places (the render debouncer, the viewport, the selection), all through the window's
- * requestAnimationFrame; limiting only the row renderer measured no faster, as the viewport still drew every frame.
+ * requestAnimationFrame; limiting only the row renderer gains nothing, as the viewport still draws every frame.
  * Other code that animates in the page meanwhile gets 30 frames a second too, and only during a flood.
  */
 export function limitFramesInFloods(win: FrameWindow = window, now: () => number = () => performance.now()): boolean {

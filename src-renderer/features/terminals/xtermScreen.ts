@@ -13,12 +13,10 @@ import { enableWebglRenderer } from './webglRenderer';
 
 /**
  * Credit granted to a stream that feeds a screen, in characters; the host pauses the producer while this much is
- * unparsed and resumes it once a quarter of it is back (rpcServer.ts says why). Measured by `npm run bench`: a 100k
- * window left xterm idle a third of the time waiting for the round trip. 2M against 1M, same-run A/B in both
- * orientations (4 rounds of 6 runs): terminal card 0.70x vs 0.67x of the memory-fed bare page (the bench's reference
- * then) on average, faster in 17 of 24 pairs, renderer CPU ~120 ms less per 50 MB; 4M and 8M measured no better than
- * 2M (5 pairs of 20 MB floods; 6 rounds of 50 MB). 2M still bounds memory (a few MB per screen) and Ctrl+C latency
- * (~100 ms of parsing at 20-30 MB/s).
+ * unparsed and resumes it once a quarter of it is back (rpcServer.ts says why). A smaller window leaves xterm idle
+ * part of a flood, waiting for the host to refill it after a pause; a larger one gains nothing more. 2M still bounds
+ * memory (a few MB per screen) and Ctrl+C latency (what is already granted is parsed before the interrupt's effect
+ * shows). The windows tried and what each measured: docs/performance.md#terminal-throughput.
  */
 export const SCREEN_OUTPUT_CREDIT = 2_000_000;
 
