@@ -81,7 +81,7 @@ const reportToStderr = (error: Error, events: number) =>
  *
  * Writing: output is held in memory and handed to a writer thread (EventRowWriter) in batches, at most
  * `flushDelayMs` later or as soon as `flushChars` are pending; each batch is one transaction there, so a terminal
- * flooding 30+ MB/s costs the host's thread neither a SQLite write per chunk nor the writes (nor the secret
+ * flooding output costs the host's thread neither a SQLite write per chunk nor the writes (nor the secret
  * scrubbing) themselves. The writer thread runs at a lower priority than the host's: during a flood on a machine
  * short of cores it lets the pty → renderer path go first and falls behind, by at most `maxWriterBacklogChars`
  * (then appends wait for it), catching up once the flood is over. Output

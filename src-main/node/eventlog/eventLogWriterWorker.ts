@@ -17,9 +17,9 @@ const TRANSIENT = /^SQLITE_(BUSY|LOCKED|FULL|IOERR)/;
  * How much kinder than the host's own threads this one runs. Storing output is never what the user is waiting for,
  * while showing it is: during a flood on a machine short of cores, the pty → host → renderer path gets the cores
  * first and the writer catches up in the time left (EventRowWriter bounds how far behind it may fall). Only a
- * little kinder: at +10, with both cores taken by other work (two busy loops), the writer fell 32M characters behind
- * and the host then waited on it at that priority, so a 100 MB cat ran at 17-19 MB/s instead of 36-48; at +3 it
- * keeps up there (42-47 MB/s) and still gives way to the renderer in `npm run bench`.
+ * little kinder: when other work takes every core, a writer much kinder than this falls its whole bound behind and
+ * the host then waits on it at that low priority, which slows the flood itself; at +3 it keeps up there and still
+ * gives way to the renderer. The levels tried: docs/performance.md#event-log.
  */
 export const WRITER_NICE_STEPS = 3;
 
@@ -31,12 +31,11 @@ function run(port: NonNullable<typeof parentPort>, setup: WriterSetup): void {
   const Sqlite = loadNative<typeof BetterSqlite3>('better-sqlite3');
   const db = new Sqlite(setup.file, { timeout: 5000 });
   db.pragma('synchronous = NORMAL');
-  // Checkpoints (copying the WAL into the database file, with an fsync) are half of this thread's SQLite work, and
-  // SQLite runs one every 1000 pages (4 MB) by itself: during a flood, on the cores the renderer needs. This
-  // connection leaves them for the first lull in the batches instead, or for `checkpointAfterBytes` written since
-  // the last one, which bounds the WAL a long flood grows. A 50 MB batch of 256 KB rows, on its own (this machine):
-  // 165 ms of CPU with SQLite's checkpoints, 85 ms without, and 85 ms for the one checkpoint afterwards. (The host's
-  // own connection keeps SQLite's; it writes little.)
+  // Checkpoints (copying the WAL into the database file, with an fsync) are a large share of this thread's SQLite
+  // work, and SQLite runs one every 1000 pages (4 MB) by itself: during a flood, on the cores the renderer needs.
+  // This connection leaves them for the first lull in the batches instead, or for `checkpointAfterBytes` written
+  // since the last one, which bounds the WAL a long flood grows. The checkpoint's cost moves after the flood rather
+  // than going away (docs/performance.md#event-log). (The host's own connection keeps SQLite's; it writes little.)
   db.pragma('wal_autocheckpoint = 0');
   let writtenSinceCheckpoint = 0;
   let lull: NodeJS.Timeout | undefined;

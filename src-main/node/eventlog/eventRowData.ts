@@ -21,7 +21,8 @@ export function storedData(data: string | Uint8Array | null, scrubber: SecretScr
   // A Uint8Array once it crossed to the writer's thread (Buffer's prototype does not survive the copy).
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   // Nearly all output is ASCII with nothing to scrub: then it is checked as bytes and stored as they are, never
-  // decoded (50 MB of output: ~40 ms of decoding on this machine, and as much again collecting the strings).
+  // decoded (decoding, and collecting the strings afterwards, is CPU spent on every chunk:
+  // docs/performance.md#event-log).
   if (isAscii(bytes) && scrubber.isCleanAscii(bytes)) return { blob: bytes, chars: bytes.length };
   const text = bytes.toString('utf8');
   const scrubbed = scrubber.scrubText(text);

@@ -1,10 +1,10 @@
 /**
  * A fast "could anything here match?" test for the scrubber, equivalent to running one regular expression over
  * the text but several times cheaper on long text (terminal output: the event log scrubs every character a
- * terminal prints). One regular expression alternating many literals costs V8 ~7 ns per character, since at every
- * position it tries each alternative; this walks the text once, looks each run of three characters up in a bit
- * table of the three-character starts the expression can have, and runs the expression (anchored there) only where
- * one of those starts occurs.
+ * terminal prints; figures in docs/performance.md#event-log). One regular expression alternating many literals is
+ * slow in V8, since at every position it tries each alternative; this walks the text once, looks each run of three
+ * characters up in a bit table of the three-character starts the expression can have, and runs the expression
+ * (anchored there) only where one of those starts occurs.
  *
  * Exact, not a heuristic: every match of the expression begins with one of its starts, and every position holding
  * one is checked by the expression itself. Characters are folded to 7 bits on both sides (the table's and the
@@ -74,7 +74,8 @@ export class TrigramPrefilter {
    * What `test` would say of the text these bytes spell, for bytes that are all ASCII (check with isAscii first):
    * then each byte is one character, so the same walk runs over the bytes without decoding them into a string, and
    * only the few characters around a start are decoded to confirm it (the event log's writer scrubs every byte a
-   * terminal prints; decoding it all cost as much as the walk itself, and as much again in garbage collection).
+   * terminal prints; decoding it all would cost about as much as the walk itself, and as much again in garbage
+   * collection: docs/performance.md#event-log).
    */
   testAscii(bytes: Uint8Array): boolean {
     const end = bytes.length;
