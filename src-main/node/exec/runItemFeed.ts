@@ -27,8 +27,9 @@ export class RunItemFeed implements Disposable {
   private last: number;
   /**
    * Items to read next: as many as the reader took last time before it paused (doubling while it takes whole
-   * pages). A page read whole and then mostly dropped at a pause was read again at every resume: a 50 MB run
-   * of ~190 KB items shown in a run card reread ~48 MB from SQLite each time the card returned credit.
+   * pages). A reader short of credit pauses the feed after an item or two; a whole page read at every resume would
+   * be mostly dropped and read again at the next one, so a flooding run shown in a run card would reread most of a
+   * page of large items from SQLite each time the card returned credit (docs/performance.md#run-card).
    */
   private pageSize = PAGE;
   private ended = false;

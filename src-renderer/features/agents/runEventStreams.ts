@@ -31,8 +31,8 @@ let fallbackTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * About 30 updates a second at most. A log flooding at 10,000 lines a second shows all-new rows on every update, and
- * each update costs the page ~10 ms of style, layout, paint and raster whatever its size (measured by `npm run
- * bench`, agent output cards): at every frame that left too little of a small machine for the frames themselves.
+ * each update costs the page style, layout, paint and raster whatever its size: at every frame that leaves too
+ * little of a small machine for the frames themselves (docs/performance.md#agent-cards).
  * Every other frame keeps the page at 60 fps and adds at most a frame to the output's latency.
  */
 const MIN_FLUSH_INTERVAL_MS = 32;

@@ -6,8 +6,8 @@ import type { AgentRun } from './agentRun';
 /**
  * Live events wait this long before they are sent, so the chunks an agent emits within it travel as one event. At
  * 10,000 chunks/s that is one message per 80 chunks instead of one each: the page parses, validates and applies
- * about a frame's worth at once (measured by `npm run bench`, agent output cards: per-chunk messages kept the
- * renderer's main thread saturated and chunks a second late).
+ * about a frame's worth at once. Per-chunk messages keep the renderer's main thread saturated and the chunks late
+ * (docs/performance.md#agent-cards).
  */
 export const COALESCE_MS = 8;
 /** A merged output event is at most this long, so a replay of a huge card goes in pieces the consumer's credit paces. */
