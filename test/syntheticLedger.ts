@@ -17,7 +17,8 @@ export interface SyntheticEntry {
  * independent of how the Ledger batches its writes. `make(i)` describes the i-th new entry (0-based).
  */
 export function appendSyntheticEntries(db: Database, count: number, make: (i: number) => SyntheticEntry): void {
-  // Many rows per statement: per-statement overhead, not SQLite, dominated a row-at-a-time seed (17 µs vs 5 µs a row).
+  // Many rows per statement: per-statement overhead, not SQLite, dominates a row-at-a-time seed
+  // (docs/performance.md#ledger).
   const ROWS_PER_INSERT = 100;
   const columns = 'seq, ts, type, actor, session_id, payload_commit, prev_hash, entry_hash, payload, salt';
   const placeholders = (rows: number): string => Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');

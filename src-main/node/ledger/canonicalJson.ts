@@ -68,7 +68,8 @@ function needsCare(value: string): boolean {
 
 function encodeString(value: string): string {
   // Nearly every string (keys, paths, ids, commands) holds none of them and is written as it is between quotes:
-  // one search instead of a well-formedness check plus a JSON.stringify call, which took twice as long.
+  // one search instead of a well-formedness check plus a JSON.stringify call, which costs more
+  // (docs/performance.md#ledger).
   if (!needsCare(value)) return `"${value}"`;
   // isWellFormed (ES2024, in Node 20; not yet in this project's TypeScript lib): false exactly when the string
   // holds a lone surrogate. Much cheaper than a regular expression over every string.

@@ -24,8 +24,8 @@ export interface ChainFields {
 
 /**
  * Digests are copied into slices of a shared 64 KB buffer. A 32-byte digest Buffer of its own lives on V8's heap,
- * and handing it to SQLite makes V8 move it off the heap first: binding three such blobs cost more than 1 µs per
- * ledger row (measured: 6.1 µs a row with pooled blobs, 7.2-8.7 µs with separate ones).
+ * and handing it to SQLite makes V8 move it off the heap first, for each of the three blobs a ledger row binds
+ * (docs/performance.md#ledger).
  */
 const DIGEST_POOL_SIZE = 64 * 1024;
 let digestPool = Buffer.allocUnsafeSlow(DIGEST_POOL_SIZE);
@@ -33,8 +33,8 @@ let digestPoolOffset = 0;
 
 /**
  * Node's one-shot hash, asked for the digest as a latin1 string and written into the pool from there. A string comes
- * back from C++ far cheaper than a new Buffer does (measured: 0.3-0.5 µs against 0.7-1.0 µs a call), and latin1 maps
- * each of the 32 bytes to one character and back unchanged. createHash().update().digest() costs twice as much again.
+ * back from C++ far cheaper than a new Buffer does, and latin1 maps each of the 32 bytes to one character and back
+ * unchanged. createHash().update().digest() costs more again (docs/performance.md#ledger).
  */
 function sha256(data: Uint8Array): Buffer {
   // 'binary' is Node's other name for latin1.
@@ -85,8 +85,8 @@ export function preimage(buffer: Buffer, size: number): Buffer {
 export const maxUtf8Bytes = (text: string): number => text.length * 3;
 
 /**
- * Salts are cut from a pool filled 1,024 at a time: asking the OS generator for 16 bytes per entry cost more than
- * everything else an append does (measured: 5.4 µs of a 17 µs append). Each salt is still fresh, unpredictable bytes.
+ * Salts are cut from a pool filled 1,024 at a time: asking the OS generator for 16 bytes per entry is a large part
+ * of an append's cost (docs/performance.md#ledger). Each salt is still fresh, unpredictable bytes.
  */
 const SALT_POOL_SIZE = SALT_BYTES * 1024;
 let saltPool = Buffer.alloc(0);
@@ -138,8 +138,8 @@ export function writeInt64BE(buffer: Buffer, value: number, at: number): void {
 
 /**
  * Strings this short (types, actors, session ids) are copied a character at a time while they are ASCII, whose UTF-8
- * form is the characters themselves: cheaper than a call into C++ for each (measured: an entry hash's three strings
- * cost about 0.3 µs through buffer.write).
+ * form is the characters themselves: cheaper than a call into C++ (buffer.write) for each
+ * (docs/performance.md#ledger).
  */
 const ASCII_COPY_MAX_CHARS = 64;
 

@@ -23,9 +23,9 @@ import { compileFilter, type CompiledFilter, type SqlValue } from './ledgerFilte
  * all exist never changes: window counts (and each window's time span) are cached, which makes jumping to any index
  * cheap after the first count and lets a count resume where an earlier, time-boxed one stopped.
  *
- * Measured on 1M entries (2-core machine, warm cache): a LIKE over every payload reads ~300 ms in total, ~10 ms per
- * 32k window; indexed filters count a window in ~1 ms. FTS5 (trigram) was tried and rejected: it made appends ~10x
- * slower and the database ~2.8x larger, and counting a common term still took ~280 ms.
+ * Text search is a LIKE over the payloads, window by window, not an FTS5 (trigram) index: the index makes every
+ * append slower and the database larger, and counting a common term through it is no faster than the scan. The
+ * figures at 1M entries: docs/performance.md#ledger.
  */
 
 export interface LedgerQueryOptions {

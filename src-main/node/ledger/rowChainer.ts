@@ -10,10 +10,10 @@ const ENTRY_SCRATCH_BYTES = 1024;
  *   bytes 0–31 payload_commit · 32–63 prev_hash · 64–95 entry_hash · 96–111 salt
  * with a fixed view per column to bind to the INSERT (SQLite copies a bound blob, so the row can be reused at once).
  *
- * Why not entryHash() and payloadCommit(): they return new Buffers, and creating a Buffer view costs about 0.1 µs,
- * three per entry; the entry preimage here also keeps its domain tag written once and takes payload_commit ‖
- * prev_hash in the same pass that fills the row. Measured: chaining an entry 1.2 → under 1 µs of CPU. A test holds
- * the rows to the bytes entryHash() and payloadCommit() give.
+ * Why not entryHash() and payloadCommit(): they return new Buffers, and creating a Buffer view has a cost, three
+ * times per entry; the entry preimage here also keeps its domain tag written once and takes payload_commit ‖
+ * prev_hash in the same pass that fills the row (figures: docs/performance.md#ledger). A test holds the rows to the
+ * bytes entryHash() and payloadCommit() give.
  */
 export class RowChainer {
   private readonly row = Buffer.allocUnsafeSlow(112);

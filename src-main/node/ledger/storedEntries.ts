@@ -7,7 +7,7 @@ type Row = [seq: number, ts: number, type: string, actor: string, sessionId: str
 /**
  * The four fixed-size byte columns come back as one blob (payload_commit ‖ prev_hash ‖ entry_hash ‖ salt) sliced
  * into views: better-sqlite3 copies every blob into a Buffer of its own, and for a million entries four copies per
- * row cost more than the hashing does (measured: 5.6 s against 2.6 s to read 1M entries).
+ * row cost more than the hashing does (docs/performance.md#ledger).
  */
 const SELECT_ENTRIES =
   'SELECT seq, ts, type, actor, session_id, payload, CAST(payload_commit || prev_hash || entry_hash || salt AS BLOB) FROM audit_ledger WHERE seq BETWEEN ? AND ? ORDER BY seq';
