@@ -163,13 +163,13 @@ export function createRunCgroup(support: CgroupSupport, name: string, request: C
 
 /**
  * The first write to a cgroup.procs file after a quiet spell waits for an RCU grace period before it moves anything
- * (the kernel's cgroup_threadgroup_rwsem switching to its writer mode), 7-16 ms on this 2-core machine, while writes
- * that follow within about one more grace period take 0.1 ms. The run's first process joins its cgroups that way
- * before it starts anything, so that wait sat in every limited run's startup. Writing the host's own pid into the
- * cgroup the host is already in (`parent`, where detectCgroups found it) moves nothing but takes the same path: made
- * here, off the event loop while the caller spawns the run, it starts the grace period early, and the run's join
- * finds it under way or passed. Its outcome does not matter (a host that may not write there simply gets no head
- * start).
+ * (the kernel's cgroup_threadgroup_rwsem switching to its writer mode), while writes that follow within about one
+ * more grace period do not wait. The run's first process joins its cgroups that way before it starts anything, so
+ * without a head start that wait sits in every limited run's startup (docs/performance.md#sandbox). Writing the
+ * host's own pid into the cgroup the host is already in (`parent`, where detectCgroups found it) moves nothing but
+ * takes the same path: made here, off the event loop while the caller spawns the run, it starts the grace period
+ * early, and the run's join finds it under way or passed. Its outcome does not matter (a host that may not write
+ * there simply gets no head start).
  */
 function startJoinGracePeriod(parent: string): void {
   // Write-only without O_CREAT: only ever into a cgroup.procs that exists.

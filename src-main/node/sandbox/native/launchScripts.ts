@@ -85,15 +85,15 @@ const OUTER_BODY = [
   // command) for the byte this loop writes once every socat listens. If a bridge never listens, no byte comes, the
   // command runs without it: that service unreachable, which is the safe way to fail.
   // Ready is told by /proc/net/sockstat: "TCP: inuse N" counts the TCP sockets listening or connected in this
-  // network namespace, and until the command runs only the bridges have any, each listening on its own port. It
-  // replaced a scan of /proc/net/tcp for each bridge's address, which walks the whole machine's connection hash
-  // (262144 buckets here): 3.5 ms a look against 0.07, and the bridge's own start slowed on 2 busy cores.
+  // network namespace, and until the command runs only the bridges have any, each listening on its own port. Not
+  // /proc/net/tcp: reading it walks the whole machine's connection hash even in a fresh network namespace, far
+  // slower a look, and on busy cores it slows the bridge's own start (docs/performance.md#sandbox).
   '  bw=$1; shift; exec 3<&0',
   '  {',
   '    ready=; tries=0',
   '    while [ -z "$ready" ]; do',
   '      while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge "$nb" ] && ready=1; done < /proc/net/sockstat',
-  // About a minute of looking, as before (a look is ~50 times cheaper now).
+  // At most 1,000,000 looks: about a minute of looking.
   '      tries=$((tries + 1)); [ "$tries" -gt 1000000 ] && { echo "omni sandbox: a bridge to the host did not start" >&2; exit 0; }',
   '    done',
   '    echo go',
