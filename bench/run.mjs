@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run bench`: figures, each next to a reference measured in the same run (timings on this machine drift 2-4x
-// between runs, so only the ratios are comparable across runs). Prints a table, writes .cache/bench/latest.json,
-// and exits 0 unless something could not be measured at all.
+// `npm run bench`: figures, each next to a reference measured in the same run (timings on this machine drift
+// several times over between runs, so only the ratios are comparable across runs). Prints a table, writes
+// .cache/bench/latest.json, and exits 0 unless something could not be measured at all. What the figures led to:
+// docs/performance.md.
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 8),
 // BENCH_ONLY=throughput,coldstart,paint,agentcards,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,

@@ -1,5 +1,6 @@
-// Chromium started directly (no Playwright: its tracing slows WebSocket streams 3-4x) and driven over the
-// DevTools protocol with a plain `ws` client. CDP without tracing or the Network domain does not slow the page.
+// Chromium started directly (no Playwright: its tracing slows WebSocket streams several times over, see
+// docs/performance.md#how-to-read-these-figures) and driven over the DevTools protocol with a plain `ws` client.
+// CDP without tracing or the Network domain does not slow the page.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

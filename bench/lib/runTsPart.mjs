@@ -4,7 +4,8 @@
 // The part is bundled first, exactly as `npm run build` bundles the host (scripts/nodeBundle.mjs), together with
 // the scripts the host starts beside itself (worker threads, the WASM agent child), so what is measured is the code
 // in the form the app ships it. Under tsx every access to an imported binding goes through an export getter that
-// a bundle does not have: the ledger's batched append measured ~10% slower that way than the bundle the host runs.
+// a bundle does not have, which makes tight loops such as the ledger's batched append measurably slower than the
+// bundle the host runs (docs/performance.md#how-to-read-these-figures).
 import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 // Agent output cards end to end, through the real host and the production renderer build, in a Chromium started
-// directly (no Playwright: its tracing slows WebSocket streams 3-4x):
+// directly (no Playwright: its tracing slows WebSocket streams several times over; bench/lib/chromium.mjs):
 //   1. Flood: a WASM agent emits log chunks at 10,000/s for a few seconds into one run card. Every chunk carries
 //      its number and the wall-clock ms it was emitted; the page records, with a MutationObserver, when the card's
 //      line count changed (performance.timeOrigin + now, the same clock), and every animation frame. A chunk has

@@ -8,7 +8,8 @@
 //   writes). This is the minimal terminal the product's path (pty → host → bridge → card) is weighed against.
 // - CEILING: the same page fed the same characters from memory in 64 KB messages, no PTY: how fast xterm.js parses
 //   on this machine when nothing produces the characters. The pty itself (cat, the kernel's line discipline, ~4 KB
-//   per read, on the same two cores) costs a bare page ~20% of this, so no PTY terminal reaches it.
+//   per read, on the same two cores) costs a bare page a good part of this, so no PTY terminal reaches it
+//   (docs/performance.md#terminal-throughput).
 import { median } from '../lib/stats.mjs';
 
 /**
@@ -43,8 +44,9 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
     if (alt) sides.push(async () => compare.push(await alt.product({ renderer: variants.has('dom') ? 'dom' : 'auto' })));
     sides.push(async () => reference.push(await bench.referenceRun(`pty${i}`, { source: 'pty' })));
     sides.push(async () => ceiling.push(await bench.referenceRun(`memory${i}`)));
-    // Every other round in the opposite order: measured always first, a side came out ahead by itself (the same
-    // build on both sides of an A/B: 0.69x vs 0.66x, then 0.77x vs 0.75x; cause not found), so no side keeps a place.
+    // Every other round in the opposite order: a side measured always first comes out ahead by itself (an A/A run,
+    // the same build on both sides; cause not found: docs/performance.md#how-to-read-these-figures), so no side keeps
+    // a place.
     for (const side of i % 2 === 0 ? sides : sides.toReversed()) await side();
     if (alt) log(`  run ${i + 1}/${runs}: compare build ${rate(compare.at(-1))}`);
     log(
@@ -80,8 +82,8 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
     runs: { product, productDom, reference, ceiling, compare, runCard },
   };
   // Each side's ratio is the median of its rounds' own ratios: a run over the reference run of the same round, the
-  // two measured minutes apart at most in an order that flips every round. This machine's speed drifts by ±15% from
-  // one flood to the next and more across a bench run; a ratio within one round cancels the slow drift, which a
+  // two measured minutes apart at most in an order that flips every round. This machine's speed drifts from one
+  // flood to the next and more across a bench run; a ratio within one round cancels the slow drift, which a
   // ratio of the medians over the whole run does not. That one is kept beside it (ratioOfMedians).
   const paired = (list, against = reference) => median(list.map((r, i) => r.mbPerSec / against[i].mbPerSec));
   result.ratio = paired(product);

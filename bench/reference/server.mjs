@@ -79,8 +79,8 @@ export async function startReferenceServer({ dir, payload, chunkChars = 64 * 102
       // of a child that exits right after writing).
       const child = spawnPty('sh', ['-c', 'cat "$1"; sleep 1', 'sh', file], { name: 'xterm-256color', cols, rows, cwd: dir, env: { PATH: process.env.PATH, LANG: 'C.UTF-8' } });
       // Reads (~4 KB each) are gathered into messages of up to chunkChars, each sent at most 5 ms after its first
-      // read, as the product gathers them into frames; one message per read left the page ~13,000 writes to make
-      // instead of ~800, and the reference slower.
+      // read, as the product gathers them into frames; one message per read leaves the page many times more writes
+      // to make, and the reference slower (docs/performance.md#terminal-throughput).
       let pending = [];
       let size = 0;
       let timer;
