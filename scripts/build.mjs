@@ -1,12 +1,14 @@
 // Builds everything the app runs from: the renderer bundle, the host/CLI bundle and, where their sources exist,
 // the Electron main, host process and preload bundles, and the bundled agents (scripts/build-agents.mjs). Run by `npm install` (prepare) and `npm run build`;
-// `--production` (or NODE_ENV=production) minifies and puts React in production mode, as `npm run dist` ships it.
+// `--production` (or NODE_ENV=production) minifies and puts React in production mode, as `npm run dist` ships it,
+// and leaves out the renderer's test and benchmark hooks (window.__omniTerminalStats) unless OMNI_BENCH_HOOKS=1, which
+// the bench's production build sets (scripts/rendererBundle.mjs).
 import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleForNode, companionEntries } from './nodeBundle.mjs';
+import { bundleRenderer } from './rendererBundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -19,20 +21,9 @@ rmSync(join(out, 'renderer'), { recursive: true, force: true });
 mkdirSync(join(out, 'renderer'), { recursive: true });
 if (existsSync(join(root, 'src-renderer/app/main.tsx'))) {
   jobs.push(
-    build({
-      entryPoints: { app: join(root, 'src-renderer/app/main.tsx') },
-      outdir: join(out, 'renderer'),
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: ['chrome120'],
-      minify: production,
-      sourcemap: true,
-      jsx: 'automatic',
-      loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'file', '.png': 'file' },
-      define: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
-      logLevel: 'warning',
-    }).then(() => copyFileSync(join(root, 'src-renderer/app/index.html'), join(out, 'renderer/index.html'))),
+    bundleRenderer({ root, outdir: join(out, 'renderer'), production }).then(() =>
+      copyFileSync(join(root, 'src-renderer/app/index.html'), join(out, 'renderer/index.html')),
+    ),
   );
 }
 
