@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CardAssembler, cardKindOf } from '../../src-main/node/agents/runtime/cardAssembler';
+import { cardKindOf } from '../../src-main/node/agents/runtime/cardKind';
 import { IllegalTransitionError, Lifecycle, type StateChange } from '../../src-main/node/agents/runtime/lifecycle';
 import { AgentEventError, parseAgentEvent } from '../../src-main/node/agents/runtime/parseAgentEvent';
 import { TokenBucket } from '../../src-main/node/agents/runtime/tokenBucket';
@@ -58,22 +58,13 @@ test('token bucket: a burst passes at once, a flood is spread out at the rate, t
   assert.equal(new TokenBucket(100, 10, () => 0).take(30), 200);
 });
 
-test('cards: chunks with one chunk_id build one card in order; content types choose the card', () => {
-  const cards = new CardAssembler(['streaming', 'diff']);
-  const out = (chunk_id: string, content_type: string, data: string) => ({ schema_version: '0.1' as const, type: 'output' as const, agent_id: 'a', chunk_id, content_type, data });
-  assert.equal(cards.add(out('c1', 'text/markdown', '# Plan\n')).created, true);
-  assert.equal(cards.add(out('c1', 'text/markdown', '- step 1\n')).created, false);
-  cards.add(out('c2', 'text/x-diff', '--- a\n+++ b\n'));
-  cards.add(out('c3', 'image/png', 'AAAA'));
-  cards.add(out('c3', 'image/png', 'BBBB'));
-  assert.deepEqual(
-    cards.list().map((c) => [c.id, c.kind, c.content, c.chunks]),
-    [
-      ['c1', 'markdown', '# Plan\n- step 1\n', 2],
-      ['c2', 'diff', '--- a\n+++ b\n', 1],
-      ['c3', 'image', 'BBBB', 2],
-    ],
-  );
+test('cards: the content type (and the ui hints) choose the card', () => {
+  assert.deepEqual(cardKindOf('text/markdown'), { kind: 'markdown', language: null });
+  assert.deepEqual(cardKindOf('text/x-diff'), { kind: 'diff', language: null });
+  assert.deepEqual(cardKindOf('text/x-patch'), { kind: 'diff', language: null });
+  assert.deepEqual(cardKindOf('image/png'), { kind: 'image', language: null });
+  assert.deepEqual(cardKindOf('text/x-log'), { kind: 'log', language: null });
   assert.deepEqual(cardKindOf('text/x-code; lang=TypeScript'), { kind: 'code', language: 'typescript' });
+  assert.deepEqual(cardKindOf('text/plain'), { kind: 'text', language: null });
   assert.deepEqual(cardKindOf('text/plain', ['log']), { kind: 'log', language: null });
 });

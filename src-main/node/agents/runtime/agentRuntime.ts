@@ -20,7 +20,7 @@ import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
 import { composeTurnPrompt, turnInputFields, type AgentTurn } from './agentTurn';
 import { NativeAgent } from './nativeAgent';
-import { cardKindOf } from './cardAssembler';
+import { cardKindOf } from './cardKind';
 import { proxyAccessFor, type AgentCredentialBroker } from './credentialAccess';
 import { isModelAgentEntry, LlmConfigError, LlmError, startLlmAgent, type LlmAgent, type LlmAgentHost } from '../../llm';
 import { TokenBucket } from './tokenBucket';
