@@ -38,8 +38,3 @@ export function readSessionEvents(db: Database, sessionId: string, range: EventR
     data: row.data === null ? null : row.data.toString('utf8'),
   }));
 }
-
-/** Every session that has events, in id order. */
-export function sessionsWithEvents(db: Database): string[] {
-  return db.prepare<[], { session_id: string }>('SELECT DISTINCT session_id FROM event_log ORDER BY session_id').all().map((r) => r.session_id);
-}

@@ -1,4 +1,4 @@
-import { RpcError, type goalContract } from '../../../src-preload/contract';
+import type { goalContract } from '../../../src-preload/contract';
 import type { Handlers } from '../../../src-preload/rpc';
 import type { EventLog } from '../eventlog/eventLog';
 import type { CheckpointStore, ContextRecorder, ProgressLog } from '../host';
@@ -17,8 +17,8 @@ export interface GoalHandlerServices {
   checkpoints: CheckpointStore;
   progress: ProgressLog;
   contextRecorder: ContextRecorder;
-  /** The orchestrator; undefined in a host built without it (Run, Halt, Resume and Roll back then say so). */
-  goalRuns: GoalRunService | undefined;
+  /** The orchestrator: runs, halts, resumes and rolls back goal runs. */
+  goalRuns: GoalRunService;
 }
 
 /** An answer as one progress line: text as typed (shortened), anything else as JSON. */
@@ -30,8 +30,6 @@ function answerExcerpt(answer: unknown): string {
 /** Progress lines replayed to a new subscriber when it does not say how many. */
 const DEFAULT_PROGRESS_REPLAY = 200;
 
-const noGoalRuns = () => new RpcError('UNAVAILABLE', 'this host runs without the goal orchestrator, so goal runs cannot start here; update the app');
-
 /**
  * The `goal.*` calls and streams: the person at the UI edits context.md (each edit ledgered through ContextRecorder;
  * agents have no route to it), watches session.json, runs / halts / resumes / rolls back the goal run, and answers
@@ -39,10 +37,6 @@ const noGoalRuns = () => new RpcError('UNAVAILABLE', 'this host runs without the
  */
 export function createGoalHandlers(services: GoalHandlerServices, actor: string): Handlers<typeof goalContract> {
   const { sessions, checkpoints, progress, contextRecorder, goalRuns } = services;
-  const runs = (): GoalRunService => {
-    if (!goalRuns) throw noGoalRuns();
-    return goalRuns;
-  };
 
   return {
     'goal.context': ({ sessionId }) =>
@@ -65,30 +59,30 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
     'goal.view': ({ sessionId }) =>
       goalCall(() => {
         sessions.get(sessionId);
-        return runs().view(sessionId);
+        return goalRuns.view(sessionId);
       }),
     'goal.start': ({ sessionId }) =>
       goalCall(() => {
         const session = sessions.getOpen(sessionId);
         // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
         contextRecorder.noteContextChange(session.workspace, sessionId);
-        return runs().start(sessionId, actor);
+        return goalRuns.start(sessionId, actor);
       }),
     'goal.halt': ({ sessionId }) =>
       goalCall(() => {
         sessions.get(sessionId);
-        return runs().halt(sessionId, actor);
+        return goalRuns.halt(sessionId, actor);
       }),
     'goal.resume': ({ sessionId }) =>
       goalCall(() => {
         const session = sessions.getOpen(sessionId);
         contextRecorder.noteContextChange(session.workspace, sessionId);
-        return runs().resume(sessionId, actor);
+        return goalRuns.resume(sessionId, actor);
       }),
     'goal.rollback': ({ sessionId, taskId }) =>
       goalCall(() => {
         sessions.getOpen(sessionId);
-        return runs().rollback(sessionId, taskId, actor);
+        return goalRuns.rollback(sessionId, taskId, actor);
       }),
 
     'goal.checkpoints': ({ sessionId }) =>
@@ -108,7 +102,6 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
 
     'goal.runChanges': ({ sessionId }, sink) => {
       sessions.get(sessionId);
-      if (!goalRuns) return sink.end(noGoalRuns());
       const subscription = goalRuns.onDidChange((view) => {
         if (view.sessionId === sessionId) sink.push(view);
       });

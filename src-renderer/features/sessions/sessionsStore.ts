@@ -62,7 +62,3 @@ export const useSessions = create<SessionsState>((set, get) => ({
     set({ showClosed });
   },
 }));
-
-export function useSelectedSession(): Session | null {
-  return useSessions((s) => s.sessions.find((session) => session.id === s.selectedId) ?? null);
-}
