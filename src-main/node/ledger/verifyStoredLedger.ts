@@ -3,7 +3,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { LedgerVerdict } from '../../../src-preload/contract';
+import { parseWorkerMessage } from '../base/workerMessage';
 import { openDatabaseReadOnly } from '../store/database';
+import { RangeWorkerMessage } from './rangeWorkerMessage';
 import { storedCheckpoints, storedEntries } from './storedEntries';
 import type { ChainVerdict } from './verifyChain';
 import { CheckpointVerifier, verifyLedgerInSlices, type CheckpointTrust } from './verifyLedger';
@@ -28,9 +30,15 @@ function verifyRangeInWorker(script: string, request: RangeRequest): Promise<Cha
     const worker = script.endsWith('.ts')
       ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(script)});`, { eval: true, workerData: request })
       : new Worker(script, { workerData: request });
-    worker.once('message', (message: { verdict?: ChainVerdict; error?: string }) => {
-      if (message.verdict) resolve(message.verdict);
-      else reject(new Error(message.error ?? 'the verify worker answered nothing'));
+    worker.once('message', (raw: unknown) => {
+      // A thread boundary: what arrives is checked, not trusted to be typed (a bad answer fails over to one thread).
+      try {
+        const message = parseWorkerMessage(RangeWorkerMessage, raw, 'a ledger verify thread');
+        if (message.verdict) resolve(message.verdict);
+        else reject(new Error(message.error));
+      } catch (error) {
+        reject(error);
+      }
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
