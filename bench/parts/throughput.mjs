@@ -126,14 +126,14 @@ function summariseProbe(probe, t0, t1) {
 export function rendererTerminalOptions(root) {
   const options = { scrollback: 1000, fontSize: 15, fontFamily: 'monospace', source: 'xterm defaults' };
   try {
-    const src = readFileSync(`${root}/src-renderer/features/terminals/xtermScreen.ts`, 'utf8');
+    const src = readFileSync(`${root}/src-renderer/ui/screen/xtermScreen.ts`, 'utf8');
     const scrollback = /scrollback:\s*([\d_]+)/.exec(src);
     const fontSize = /fontSize:\s*(\d+)/.exec(src);
     const fontFamily = /fontFamily:\s*'([^']+)'/.exec(src);
     if (scrollback) options.scrollback = Number(scrollback[1].replaceAll('_', ''));
     if (fontSize) options.fontSize = Number(fontSize[1]);
     if (fontFamily) options.fontFamily = fontFamily[1];
-    options.source = 'src-renderer/features/terminals/xtermScreen.ts';
+    options.source = 'src-renderer/ui/screen/xtermScreen.ts';
   } catch {
     // Keep xterm's defaults.
   }

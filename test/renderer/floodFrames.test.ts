@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FLOOD_CHARS_PER_FRAME, FLOOD_FRAME_MS, limitFramesInFloods, noteOutput } from '../../src-renderer/features/terminals/floodFrames';
+import { FLOOD_CHARS_PER_FRAME, FLOOD_FRAME_MS, limitFramesInFloods, noteOutput } from '../../src-renderer/ui/screen/floodFrames';
 
 /** A window whose frames come when the test says (`frame()`), on a clock the test moves. */
 function fakeWindow(clock: { now: number }) {

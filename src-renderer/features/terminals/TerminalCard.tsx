@@ -5,7 +5,7 @@ import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { closeTerminal } from './terminalActions';
 import { TerminalController } from './terminalController';
-import { TerminalSearch } from './TerminalSearch';
+import { TerminalSearch } from '../../ui/screen/TerminalSearch';
 import { useTerminals } from './terminalsStore';
 
 /**

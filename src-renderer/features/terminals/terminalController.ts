@@ -2,7 +2,7 @@ import { type RpcError, type TerminalEvent } from '../../../src-preload/contract
 import type { Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import type { OmniClient } from '../../bridge/connectionStore';
-import { SCREEN_OUTPUT_CREDIT, XtermScreen } from './xtermScreen';
+import { SCREEN_OUTPUT_CREDIT, XtermScreen } from '../../ui/screen/xtermScreen';
 
 const RESIZE_DEBOUNCE_MS = 80;
 
