@@ -5,7 +5,7 @@ import { AddApiKeyForm } from './AddApiKeyForm';
 import { ConnectionRow } from './ConnectionRow';
 import { ConnectOAuth } from './ConnectOAuth';
 import { useCredentials } from './useCredentials';
-import { useNow } from './useNow';
+import { useNow } from '../../ui/useNow';
 
 /**
  * The Connections tab: whether the OS keychain can hold credentials (without it nothing can be added: there is no

@@ -3,7 +3,7 @@ import type { ConsentAnswer, ConsentPrompt } from '../../../src-preload/contract
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { defaultMinutes, formatRemaining, formatSeconds } from './durations';
-import { useNow } from './useNow';
+import { useNow } from '../../ui/useNow';
 
 /**
  * An agent asks for a capability: which agent, what, on what, why, for how long, and (for a sensitive action)

@@ -1,5 +1,5 @@
 import { GrantRow } from './GrantRow';
-import { useNow } from './useNow';
+import { useNow } from '../../ui/useNow';
 import { useSessionGrants } from './useSessionGrants';
 
 /** The session's live grants, each counting down to its expiry, each revocable at once. */

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useNow } from '../consent/useNow';
+import { useNow } from '../../ui/useNow';
 import { TerminalSearch } from '../../ui/screen/TerminalSearch';
 import { actorLabel, commandLine, durationText, formatBytes, isLive, wasRecovered } from './runFormat';
 import type { RunNotice } from './runItemView';

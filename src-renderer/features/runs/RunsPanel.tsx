@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { useNow } from '../consent/useNow';
+import { useNow } from '../../ui/useNow';
 import { movedIndex } from './listNavigation';
 import { RunCommandForm } from './RunCommandForm';
 import { isLive } from './runFormat';

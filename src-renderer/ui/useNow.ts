@@ -1,0 +1,21 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The current time, refreshed every `intervalMs` while `active`: for countdowns, elapsed times and "expires in …"
+ * that stay true while on screen.
+ *
+ * The one clock of the renderer (consent and connections had one each; runs borrowed consent's). `active` lets a
+ * screen with nothing live (no running run, no grant with an expiry) stop the timer instead of re-rendering every
+ * second; it defaults to true for screens that always count (connections' "expires in"). The time is read again the
+ * moment it turns active, so a countdown never starts from the stale value it kept while idle.
+ */
+export function useNow(active = true, intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [active, intervalMs]);
+  return now;
+}
