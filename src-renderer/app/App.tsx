@@ -7,7 +7,7 @@ import { StatusBar } from '../features/status/StatusBar';
 import { SessionPanels } from './SessionPanels';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { ViewTabs } from './ViewTabs';
-import { useView } from './viewStore';
+import { useView } from '../ui/viewStore';
 
 /** The window: sessions on the left, the chosen view in the middle, the host's state along the bottom. */
 export function App() {

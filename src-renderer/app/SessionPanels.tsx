@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useSessions } from '../features/sessions/sessionsStore';
+import { useSessions } from '../ui/sessionsStore';
 import { SessionView } from '../features/terminals/SessionView';
 
 /**

@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { WaitingQuestionsBadge } from '../features/goal/WaitingQuestionsBadge';
-import { useView, type MainView } from './viewStore';
+import { useView, type MainView } from '../ui/viewStore';
 
 const tabs: { view: MainView; label: string; shortcut?: string }[] = [
   { view: 'session', label: 'Session' },

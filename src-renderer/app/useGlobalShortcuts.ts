@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useConnection } from '../bridge/connectionStore';
 import { useGoal } from '../features/goal/goalStore';
-import { useSessions } from '../features/sessions/sessionsStore';
+import { useSessions } from '../ui/sessionsStore';
 import { openTerminal } from '../features/terminals/terminalActions';
-import { useView } from './viewStore';
+import { useView } from '../ui/viewStore';
 
 /**
  * App-wide keys, caught in the capture phase so they work even while a terminal has focus (a terminal cannot

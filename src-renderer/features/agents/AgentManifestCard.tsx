@@ -1,6 +1,6 @@
 import type { AgentInfo } from '../../../src-preload/contract';
-import { useView } from '../../app/viewStore';
-import { useSessions } from '../sessions/sessionsStore';
+import { useView } from '../../ui/viewStore';
+import { useSessions } from '../../ui/sessionsStore';
 import { useAgents } from './agentsStore';
 import { formatBytes, formatCpu } from './quotas';
 

@@ -1,7 +1,7 @@
 import './goal.css';
 import { useEffect, useRef } from 'react';
 import type { GoalCheckpoint, ProgressEntry, Session } from '../../../src-preload/contract';
-import { useView } from '../../app/viewStore';
+import { useView } from '../../ui/viewStore';
 import { CheckpointDialog } from './CheckpointDialog';
 import { ContextEditor } from './ContextEditor';
 import { GoalControls } from './GoalControls';

@@ -3,7 +3,7 @@ import type { LedgerExportEvent } from '../../../src-preload/contract';
 import type { Subscription } from '../../../src-preload/rpc';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useSessions } from '../sessions/sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 
 type Done = Extract<LedgerExportEvent, { kind: 'done' }>;
 type State =

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useSessions } from '../sessions/sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 import { isEmptyForm, NO_SESSION, typeSuggestions, type LedgerForm } from './ledgerFilterForm';
 import { useLedger } from './ledgerStore';
 

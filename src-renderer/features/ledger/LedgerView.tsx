@@ -1,8 +1,8 @@
 import './ledger.css';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useView } from '../../app/viewStore';
+import { useView } from '../../ui/viewStore';
 import { VirtualRows, type VirtualRowsHandle } from '../../ui/VirtualRows';
-import { useSessions } from '../sessions/sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 import { LedgerDetail } from './LedgerDetail';
 import { LEDGER_SEARCH_ID, LedgerFilters, LedgerSearch } from './LedgerFilters';
 import { LEDGER_ROW_HEIGHT, LedgerRow, ledgerRowId } from './LedgerRow';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { RpcError } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useSessions } from './sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 
 interface FieldErrors {
   workspace?: string;

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useSessions } from './sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 
 /** One session in the sidebar: select it, rename it in place, close or reopen it. */
 export function SessionItem({ session }: { session: Session }) {

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { groupByWorkspace } from './groupByWorkspace';
 import { NewSessionForm } from './NewSessionForm';
 import { SessionItem } from './SessionItem';
-import { useSessions } from './sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 
 /** Workspaces grouped by folder with their sessions, and the form that starts a new one. */
 export function SessionSidebar() {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
-import { useSessions } from './sessionsStore';
+import { useSessions } from '../../ui/sessionsStore';
 
 /**
  * Keeps the sessions store in step with the host for the life of each connection: subscribe to changes first,

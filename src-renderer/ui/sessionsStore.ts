@@ -1,5 +1,9 @@
 import { create } from 'zustand';
-import type { Session, SessionChange } from '../../../src-preload/contract';
+import type { Session, SessionChange } from '../../src-preload/contract';
+
+// The session list and which session is selected: features/sessions keeps it in sync with the host and owns the
+// sidebar that selects; the ledger (session names, filters) and the agents view (launch in the selected session) read
+// it. Shared by several features, so it lives in the shared layer.
 
 const SELECTED_KEY = 'omni.selectedSession';
 
