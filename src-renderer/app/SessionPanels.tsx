@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSessions } from '../ui/sessionsStore';
-import { SessionView } from '../features/terminals/SessionView';
+import { SessionView } from './SessionView';
 
 /**
  * Every session the user has looked at stays mounted and is only hidden, so its terminals keep their screens and

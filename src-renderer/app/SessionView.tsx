@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import type { Session } from '../../../src-preload/contract';
-import { useConnection } from '../../bridge/connectionStore';
-import { SessionAgents } from '../agents/SessionAgents';
-import { HarnessPanel } from '../harness/HarnessPanel';
-import { errorMessage } from '../../ui/errorMessage';
-import { SessionGoal } from '../goal/SessionGoal';
-import { SessionRuns } from '../runs/SessionRuns';
-import { openTerminal } from './terminalActions';
-import { TerminalCard } from './TerminalCard';
-import { useSessionTerminals } from './useSessionTerminals';
+import type { Session } from '../../src-preload/contract';
+import { useConnection } from '../bridge/connectionStore';
+import { SessionAgents } from '../features/agents/SessionAgents';
+import { HarnessPanel } from '../features/harness/HarnessPanel';
+import { errorMessage } from '../ui/errorMessage';
+import { SessionGoal } from '../features/goal/SessionGoal';
+import { SessionRuns } from '../features/runs/SessionRuns';
+import { openTerminal } from '../features/terminals/terminalActions';
+import { TerminalCard } from '../features/terminals/TerminalCard';
+import { useSessionTerminals } from '../features/terminals/useSessionTerminals';
 
 /** One session's card stream. Stays mounted (hidden) while another session or the ledger is shown. */
 export function SessionView({ session, hidden }: { session: Session; hidden: boolean }) {
