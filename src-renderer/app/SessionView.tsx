@@ -1,18 +1,36 @@
 import { useState } from 'react';
-import type { Session } from '../../src-preload/contract';
+import { useShallow } from 'zustand/react/shallow';
+import type { Session, Terminal } from '../../src-preload/contract';
 import { useConnection } from '../bridge/connectionStore';
 import { SessionAgents } from '../features/agents/SessionAgents';
-import { HarnessPanel } from '../features/harness/HarnessPanel';
-import { errorMessage } from '../ui/errorMessage';
+import { ConsentCards } from '../features/consent/ConsentCards';
+import { useConsent } from '../features/consent/consentStore';
+import { GrantsPanel } from '../features/consent/GrantsPanel';
 import { SessionGoal } from '../features/goal/SessionGoal';
+import { HarnessPanel } from '../features/harness/HarnessPanel';
 import { SessionRuns } from '../features/runs/SessionRuns';
 import { openTerminal } from '../features/terminals/terminalActions';
 import { TerminalCard } from '../features/terminals/TerminalCard';
+import { useTerminals } from '../features/terminals/terminalsStore';
 import { useSessionTerminals } from '../features/terminals/useSessionTerminals';
+import { errorMessage } from '../ui/errorMessage';
 
-/** One session's card stream. Stays mounted (hidden) while another session or the ledger is shown. */
+/** A terminal another feature started (a CLI session of the harness) joins the session's terminals, focused. */
+function showTerminal(terminal: Terminal): void {
+  useTerminals.getState().add(terminal);
+  useTerminals.getState().requestFocus(terminal.id);
+}
+
+/**
+ * One session's page: its goal, agents (with consent's prompts and grants), CLI sessions, process runs and
+ * terminals. It composes several features, so it lives in app/: a feature never imports another feature, and what
+ * one needs of another (who is asking for consent, where a launched terminal goes) is passed in from here.
+ * Stays mounted (hidden) while another session or the ledger is shown.
+ */
 export function SessionView({ session, hidden }: { session: Session; hidden: boolean }) {
   const client = useConnection((s) => s.client);
+  // Prompts carry the agent, not the run: any open prompt of an agent in the session is what its live run waits on.
+  const askingAgents = useConsent(useShallow((s) => (s.prompts[session.id] ?? []).map((p) => p.agentId)));
   const terminals = useSessionTerminals(session.id, session.status);
   const [error, setError] = useState<string | null>(null);
   const closed = session.status === 'closed';
@@ -54,8 +72,13 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       <SessionGoal session={session} hidden={hidden} />
-      <SessionAgents session={session} />
-      <HarnessPanel session={session} />
+      <SessionAgents
+        session={session}
+        prompts={<ConsentCards sessionId={session.id} open={session.status === 'open'} />}
+        grants={<GrantsPanel sessionId={session.id} />}
+        askingAgents={askingAgents}
+      />
+      <HarnessPanel session={session} onTerminal={showTerminal} />
       <SessionRuns session={session} />
       <div className="card-stream">
         {terminals.length === 0 && !closed && <p className="muted empty">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>}

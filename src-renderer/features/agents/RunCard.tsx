@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useConsent } from '../consent/consentStore';
 import { useAgents } from './agentsStore';
 import { OutputCard } from './OutputCard';
 import { controlRun, type RunControl } from './runActions';
@@ -17,13 +16,14 @@ const outcomeWords: Record<string, string> = {
 };
 
 /** A run of an agent in the session: its state with Stop / Suspend / Resume, and its output cards. */
-export function RunCard({ runId }: { runId: string }) {
+export function RunCard({ runId, askingAgents }: { runId: string; askingAgents: readonly string[] }) {
   const client = useConnection((s) => s.client);
   const run = useAgents((s) => s.runs[runId]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Prompts carry the agent, not the run: any open prompt of this agent in the session is what a live run waits on.
-  const asking = useConsent((s) => !!run && run.info.state !== 'Terminated' && (s.prompts[run.info.sessionId] ?? []).some((p) => p.agentId === run.info.agent));
+  // askingAgents are the agents with an open prompt in this run's session (the session page reads them from consent).
+  const asking = !!run && run.info.state !== 'Terminated' && askingAgents.includes(run.info.agent);
   if (!run) return null;
   const { info } = run;
   const terminated = info.state === 'Terminated';

@@ -1,17 +1,17 @@
 import './harness.css';
 import { useState } from 'react';
-import type { HarnessCliFrontend, Session } from '../../../src-preload/contract';
+import type { HarnessCliFrontend, Session, Terminal } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useTerminals } from '../terminals/terminalsStore';
 import { HarnessSessionRow } from './HarnessSessionRow';
 import { useHarnessSessions } from './useHarnessSessions';
 
 /**
  * Claude Code and Codex sessions in this workspace session: start one (interactive in a terminal card, or headless
  * with a prompt, its output in a card), and resume a stored one with its conversation key, also after a restart.
+ * An interactive one's terminal goes to `onTerminal`: the session page shows and focuses it among its terminals.
  */
-export function HarnessPanel({ session }: { session: Session }) {
+export function HarnessPanel({ session, onTerminal }: { session: Session; onTerminal: (terminal: Terminal) => void }) {
   const client = useConnection((s) => s.client);
   const { sessions, error: listError, merge } = useHarnessSessions(session.id);
   const [mode, setMode] = useState<'interactive' | 'headless'>('interactive');
@@ -35,10 +35,7 @@ export function HarnessPanel({ session }: { session: Session }) {
       });
       merge(launched.session);
       setWarnings(launched.warnings);
-      if (launched.terminal) {
-        useTerminals.getState().add(launched.terminal);
-        useTerminals.getState().requestFocus(launched.terminal.id);
-      }
+      if (launched.terminal) onTerminal(launched.terminal);
       setPrompt('');
     } catch (e) {
       setError(errorMessage(e));
@@ -93,7 +90,7 @@ export function HarnessPanel({ session }: { session: Session }) {
             .slice()
             .reverse()
             .map((s) => (
-              <HarnessSessionRow key={s.id} session={s} disabled={closed} onChanged={merge} />
+              <HarnessSessionRow key={s.id} session={s} disabled={closed} onChanged={merge} onTerminal={onTerminal} />
             ))}
         </ul>
       )}

@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import type { HarnessSession } from '../../../src-preload/contract';
+import type { HarnessSession, Terminal } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useTerminals } from '../terminals/terminalsStore';
 import { HarnessOutputCard } from './HarnessOutputCard';
 
 const LABEL: Record<HarnessSession['frontend'], string> = { 'claude-code': 'Claude Code', 'codex-cli': 'Codex' };
@@ -11,7 +10,17 @@ const LABEL: Record<HarnessSession['frontend'], string> = { 'claude-code': 'Clau
  * One stored harness session: what runs (or ran) and where, its continuation key, the command line to copy, and
  * Resume (relaunch with the stored key in its origin cwd) or Stop. A headless one shows its output below.
  */
-export function HarnessSessionRow({ session, disabled, onChanged }: { session: HarnessSession; disabled: boolean; onChanged: (s: HarnessSession) => void }) {
+export function HarnessSessionRow({
+  session,
+  disabled,
+  onChanged,
+  onTerminal,
+}: {
+  session: HarnessSession;
+  disabled: boolean;
+  onChanged: (s: HarnessSession) => void;
+  onTerminal: (terminal: Terminal) => void;
+}) {
   const client = useConnection((s) => s.client);
   const [error, setError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
@@ -40,10 +49,7 @@ export function HarnessSessionRow({ session, disabled, onChanged }: { session: H
       if (!client) return;
       const launched = await client.call('harness.resume', { id: session.id, frontend: resumeWith, ...(headless ? { prompt } : {}) });
       onChanged(launched.session);
-      if (launched.terminal) {
-        useTerminals.getState().add(launched.terminal);
-        useTerminals.getState().requestFocus(launched.terminal.id);
-      }
+      if (launched.terminal) onTerminal(launched.terminal);
       setPrompt('');
     });
   const stop = () => act(async () => void (client && onChanged(await client.call('harness.stop', { id: session.id }))));
