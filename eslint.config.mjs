@@ -1,5 +1,6 @@
 // Lint enforces the layer table of DESIGN.md: who may import what. A violation is an error, not a warning.
 import js from '@eslint/js';
+import { readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -13,8 +14,10 @@ function restrict(layer, { names = [], patterns = [] }) {
       'error',
       {
         paths: names.map((name) => ({ name, message: `${layer} may not import "${name}" (see the layer table in DESIGN.md).` })),
-        // A pattern is a glob, or [glob, ...exceptions] where an exception is a "!glob" the rule lets through.
+        // A pattern is a glob, or [glob, ...exceptions] where an exception is a "!glob" the rule lets through, or
+        // { group, message } with its own message.
         patterns: patterns.map((entry) => {
+          if (!Array.isArray(entry) && typeof entry === 'object') return entry;
           const group = Array.isArray(entry) ? entry : [entry];
           return { group, message: `${layer} may not import from ${group[0]} (see the layer table in DESIGN.md).` };
         }),
@@ -22,6 +25,40 @@ function restrict(layer, { names = [], patterns = [] }) {
     ],
   };
 }
+
+/** What no renderer file may import (the renderer row of the layer table). */
+const renderer = { names: [...nodeBuiltins, ...nativeModules, 'electron', 'ws'], patterns: ['**/src-main/**', 'node:*', '**/preload'] };
+
+/**
+ * The renderer's own layers: a feature (src-renderer/features/<X>) imports src-renderer/ui (the shared layer),
+ * src-renderer/bridge, the bridge folders of src-preload and its own folder; never another feature and never
+ * src-renderer/app, which composes features into pages. ui/ imports neither features nor app. no-restricted-imports
+ * matches import strings, so each feature gets a block naming the others (a sibling is "../<Y>/…"). A later block's
+ * options replace the renderer block's, so each repeats the renderer's restrictions.
+ */
+const rendererFeatures = readdirSync(new URL('./src-renderer/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const toApp = {
+  group: ['**/app/**'],
+  message: 'A renderer feature or ui/ may not import src-renderer/app: app composes features, not the other way round (see the layer table in DESIGN.md).',
+};
+const featureBlocks = rendererFeatures.map((feature) => ({
+  files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
+  rules: restrict(`The renderer feature ${feature}`, {
+    names: renderer.names,
+    patterns: [
+      ...renderer.patterns,
+      toApp,
+      ...rendererFeatures
+        .filter((other) => other !== feature)
+        .map((other) => ({
+          group: [`../${other}`, `../${other}/**`, `**/features/${other}/**`],
+          message: `The renderer feature ${feature} may not import the feature ${other}: move what both use to src-renderer/ui/, or compose them in src-renderer/app/ (see the layer table in DESIGN.md).`,
+        })),
+    ],
+  }),
+}));
 
 const outsideBridge = ['**/src-main/**', '**/src-renderer/**', '**/electron-main/**', '**/node/**', '**/server/**', '**/cli/**'];
 
@@ -72,9 +109,21 @@ export default tseslint.config(
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
-    rules: restrict('The renderer', {
-      names: [...nodeBuiltins, ...nativeModules, 'electron', 'ws'],
-      patterns: ['**/src-main/**', 'node:*', '**/preload'],
+    rules: restrict('The renderer', renderer),
+  },
+  ...featureBlocks,
+  {
+    files: ['src-renderer/ui/**/*.{ts,tsx}'],
+    rules: restrict('The renderer\'s shared layer (src-renderer/ui)', {
+      names: renderer.names,
+      patterns: [
+        ...renderer.patterns,
+        toApp,
+        {
+          group: ['**/features/**'],
+          message: 'src-renderer/ui is the shared layer: it may not import a feature (see the layer table in DESIGN.md).',
+        },
+      ],
     }),
   },
   {

@@ -76,3 +76,46 @@ test('renderer: Node globals do not exist in the renderer layer', () => {
   const errors = typecheckAs('src-renderer/tsconfig.json', 'src-renderer/features/layerProbe.ts', 'export const e = process.env;');
   assert.ok(errors.some((e) => e.includes("Cannot find name 'process'")), errors.join('\n'));
 });
+
+// The renderer's own layers (DESIGN.md, Layout): a feature imports ui/ and the bridge, never another feature's
+// internals nor app/; ui/ is shared and imports no feature. Lint alone proves this (one tsconfig covers the renderer).
+test('renderer features: own folder, ui/ and the bridge pass lint', async () => {
+  const code = [
+    "import { useConnection } from '../../bridge/connectionStore';",
+    "import { XtermScreen } from '../../ui/screen/xtermScreen';",
+    "import { useNow } from '../../ui/useNow';",
+    "import { formatBytes } from './runFormat';",
+    'export const x = [useConnection, XtermScreen, useNow, formatBytes];',
+  ].join('\n');
+  assert.deepEqual(await lintAs('src-renderer/features/runs/layerProbe.ts', code), []);
+});
+
+test('renderer features: importing another feature fails lint and names both features', async () => {
+  for (const from of ['../terminals/terminalsStore', '../terminals', '../../features/terminals/terminalsStore']) {
+    const lint = await lintAs('src-renderer/features/runs/layerProbe.ts', `import { useTerminals } from '${from}';\nexport const x = useTerminals;`);
+    assert.equal(lint.length, 1, `lint should refuse ${from}`);
+    assert.match(lint[0], /feature runs may not import the feature terminals: move what both use to src-renderer\/ui\//);
+  }
+});
+
+test('renderer features: importing app/ fails lint', async () => {
+  const lint = await lintAs('src-renderer/features/goal/layerProbe.ts', "import { SessionView } from '../../app/SessionView';\nexport const x = SessionView;");
+  assert.ok(lint.some((m) => m.includes('may not import src-renderer/app')), lint.join('\n'));
+});
+
+test('renderer ui/: importing a feature or app/ fails lint', async () => {
+  for (const [path, from] of [
+    ['src-renderer/ui/layerProbe.ts', '../features/terminals/terminalsStore'],
+    ['src-renderer/ui/screen/layerProbe.ts', '../../features/terminals/terminalsStore'],
+  ]) {
+    const lint = await lintAs(path, `import { useTerminals } from '${from}';\nexport const x = useTerminals;`);
+    assert.ok(lint.some((m) => m.includes('src-renderer/ui is the shared layer: it may not import a feature')), `${path}: ${from}: ${lint.join('\n')}`);
+  }
+  const app = await lintAs('src-renderer/ui/layerProbe.ts', "import { SessionView } from '../app/SessionView';\nexport const x = SessionView;");
+  assert.ok(app.some((m) => m.includes('may not import src-renderer/app')), app.join('\n'));
+});
+
+test('renderer: app/ composes features and passes lint', async () => {
+  const code = "import { SessionRuns } from '../features/runs/SessionRuns';\nimport { useNow } from '../ui/useNow';\nexport const x = [SessionRuns, useNow];";
+  assert.deepEqual(await lintAs('src-renderer/app/layerProbe.ts', code), []);
+});
