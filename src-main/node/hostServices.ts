@@ -1,8 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { contract, RpcError, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
+import { contract, type Contract, type LedgerEntry, type SessionChange } from '../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../src-preload/rpc';
 import { HostLog } from './base/hostLog';
+import { atHandlerEdge } from './handlerErrors';
 import { createAgentHandlers } from './agents/runtime/agentHandlers';
 import { AgentRuntime } from './agents/runtime/agentRuntime';
 import { modelConfigPath } from './llm';
@@ -31,7 +32,7 @@ import { openDatabase, openDatabaseReadOnly, type Database } from './store/datab
 import { ledgerFileIdentity } from './ledger/ledgerRecord';
 import { decideSigning } from './ledger/signingGate';
 import { keychainTrust } from './ledger/ledgerTrust';
-import { exportLedger, LedgerExportError, newExportPath } from './ledger/ledgerExport';
+import { exportLedger, newExportPath } from './ledger/ledgerExport';
 import { verifyStoredLedger } from './ledger/verifyStoredLedger';
 import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import { TerminalService } from './terminals/terminalService';
@@ -265,9 +266,8 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
           sink.push({ kind: 'done', file, entries, redacted, elided, checkpoints, bytes });
           sink.end();
         } catch (error) {
-          if (error instanceof LedgerExportError) return sink.end(new RpcError('INVALID_STATE', error.message));
-          log.error('ledger export failed:', error);
-          sink.end(new RpcError('INTERNAL', 'the export failed; the host log says why'));
+          // A LedgerExportError is a DomainError the user can act on; anything else the edge logs and calls internal.
+          sink.end(error instanceof Error ? error : new Error(String(error)));
         } finally {
           snapshot.close();
         }
@@ -321,7 +321,8 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
   });
 
   return {
-    handlers,
+    // The handler edge: domain errors get their contract code, anything else is logged and reported as INTERNAL.
+    handlers: atHandlerEdge(contract, handlers, (method, error) => log.error(`${method} failed:`, error)),
     db,
     ledger,
     secrets,

@@ -23,7 +23,8 @@ export interface StreamSink<T> {
    * Optional: a sink made by hand (tests, in-process callers) may leave it out, and producers then push the item.
    */
   pushText?(text: Utf8Text): void;
-  end(error?: RpcError): void;
+  /** Ends the stream; an error that is not an RpcError reaches the client as INTERNAL (and onInternalError). */
+  end(error?: Error): void;
   /** Registers what to do when the consumer falls behind (e.g. pause a pty) and when it catches up. */
   onFlowControl(pause: () => void, resume: () => void): void;
   readonly isPaused: boolean;
@@ -178,9 +179,10 @@ export class RpcServer<C extends ContractMap> implements Disposable {
     let resume = (): void => {};
     let closed = false;
     // A producer that ends still has its queued items delivered first; an overflow ends at once.
-    const end = (error?: RpcError): void => {
+    const end = (cause?: Error): void => {
       if (closed) return;
       closed = true;
+      const error = cause === undefined ? undefined : this.toRpcError(name, cause);
       const finish = (): void => {
         this.send(error ? { t: 'end', id, error: error.toBody() } : { t: 'end', id });
         owner.dispose();

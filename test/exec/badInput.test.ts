@@ -1,16 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RpcError } from '../../src-preload/contract/errors';
+import { DomainError } from '../../src-main/node/base/domainError';
+import { toRpcError } from '../../src-main/node/handlerErrors';
 import type { ShellRequest } from '../../src-preload/contract/exec';
 import { execFixture, SESSION } from './execFixture';
 
-/** Rejects with an RpcError of `code` whose message matches `message`; returns the error. */
+/** Rejects with a DomainError that the handler edge makes an RpcError of `code` whose message matches `message`; returns that. */
 async function refused(promise: Promise<unknown>, code: string, message: RegExp): Promise<RpcError> {
-  const error = await promise.then(
+  const thrown = await promise.then(
     () => assert.fail('expected the request to be refused'),
     (error: unknown) => error,
   );
-  assert.ok(error instanceof RpcError, `a typed RpcError, not ${String(error)}`);
+  assert.ok(thrown instanceof DomainError, `a DomainError, not ${String(thrown)}`);
+  const error = toRpcError('exec.shell', thrown, () => assert.fail('a DomainError is not internal'));
+  assert.ok(error instanceof RpcError);
   assert.equal(error.code, code);
   assert.match(error.message, message);
   return error;

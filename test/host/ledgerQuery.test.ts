@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { contract, RpcError, type LedgerEntry, type LedgerFilter } from '../../src-preload/contract';
+import { contract, type LedgerEntry, type LedgerFilter } from '../../src-preload/contract';
+import { DomainError } from '../../src-main/node/base/domainError';
 import { canonicalJson } from '../../src-main/node/ledger/canonicalJson';
 import { LedgerQuery } from '../../src-main/node/ledger/ledgerQuery';
 import { storedEntries } from '../../src-main/node/ledger/storedEntries';
@@ -251,7 +252,7 @@ test('facets list each distinct type, actor and session once, sorted; entry deta
   assert.deepEqual(detail.payload, busyLedgerEntry(1_700_000_000_000)(776).payload);
   assert.throws(
     () => query.entry(2001),
-    (error: unknown) => error instanceof RpcError && error.code === 'NOT_FOUND' && /no entry 2001 .*1 to 2000/.test(error.message),
+    (error: unknown) => error instanceof DomainError && error.kind === 'not_found' && /no entry 2001 .*1 to 2000/.test(error.message),
   );
 });
 

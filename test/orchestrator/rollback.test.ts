@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { RpcError } from '../../src-preload/contract/errors';
+import { toRpcError } from '../../src-main/node/handlerErrors';
 import { GoalRunFixture, ok, SESSION } from './goalRunFixture';
 
 const PLAN = '# P\n\n## Plan\n- [01] Config\n- [02] Schema (after 01)\n- [03] Docs\n';
@@ -31,7 +32,9 @@ function scripted(): GoalRunFixture {
 const rpcCode = async (work: Promise<unknown>): Promise<string> => {
   try {
     await work;
-  } catch (error) {
+  } catch (thrown) {
+    // What the client sees of it: the handler edge's code, and the domain error's message.
+    const error = toRpcError('goal.rollback', thrown, () => assert.fail(`not a domain error: ${String(thrown)}`));
     assert.ok(error instanceof RpcError, String(error));
     return `${error.code}: ${error.message}`;
   }

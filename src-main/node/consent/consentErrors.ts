@@ -2,6 +2,7 @@
  * The errors an agent gets when a capability is not there. Both carry what the guest ABI sends back
  * (`{ code, message, hint }`), so the agent can route around them: ask again, or take its fallback path.
  */
+import { DomainError } from '../base/domainError';
 
 export interface GuestError {
   code: string;
@@ -53,11 +54,11 @@ export class CapabilityRevokedError extends Error {
 }
 
 /** revoke() of a grant id the engine has never issued. */
-export class GrantNotFoundError extends Error {
+export class GrantNotFoundError extends DomainError {
   readonly code = 'not_found';
 
   constructor(readonly grantId: string) {
-    super(`no grant ${grantId}: it may belong to another home folder; list grants to see the live ones`);
+    super('not_found', `no grant ${grantId}: it may belong to another home folder; list grants to see the live ones`);
     this.name = 'GrantNotFoundError';
   }
 }

@@ -1,12 +1,13 @@
 import type { ConsentPrompt, ConsentPromptEvent } from '../../../src-preload/contract';
 import { toDisposable, type Disposable } from '../../../src-preload/rpc';
 import type { ConsentChannel } from './consentChannel';
+import { DomainError } from '../base/domainError';
 
 /** consent.answer for a prompt that is not waiting (answered already, timed out, or never asked). */
-export class PromptNotFoundError extends Error {
+export class PromptNotFoundError extends DomainError {
   readonly code = 'not_found';
   constructor(readonly promptId: string) {
-    super(`consent prompt ${promptId} is not waiting for an answer: it was answered, timed out or withdrawn`);
+    super('not_found', `consent prompt ${promptId} is not waiting for an answer: it was answered, timed out or withdrawn`);
     this.name = 'PromptNotFoundError';
   }
 }

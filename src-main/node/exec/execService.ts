@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import type { BacklogMessage, Run, RunItem, ShellRequest, ShellResult } from '../../../src-preload/contract/exec';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
@@ -53,11 +53,10 @@ export const LIST_RUNS_LIMIT = 1000;
 const OUTPUT_SIZE_REPORT_MS = 250;
 const ENDED = new Set(['exited', 'killed', 'timed_out', 'failed', 'interrupted']);
 
-function pastTheEnd(sinceSeq: number, run: StoredRun): RpcError {
-  return new RpcError(
-    'INVALID_PARAMS',
+function pastTheEnd(sinceSeq: number, run: StoredRun): DomainError {
+  return new DomainError('invalid_input',
     `since_seq ${sinceSeq} is past the last item ${run.last_seq} of ${run.run_id}; poll with since_seq ≤ ${run.last_seq}`,
-    [{ path: 'since_seq', message: `at most ${run.last_seq}` }],
+    { issues: [{ path: 'since_seq', message: `at most ${run.last_seq}` }] },
   );
 }
 
@@ -171,12 +170,12 @@ export class ExecService implements Disposable {
 
   private sessionOf(requested: string | undefined, caller: ShellCaller): string {
     if (requested && caller.sessionId && requested !== caller.sessionId) {
-      throw new RpcError('INVALID_PARAMS', `session_id ${requested} is not the caller's session (${caller.sessionId}): leave it out or give your own`, [
-        { path: 'session_id', message: 'not the caller session' },
-      ]);
+      throw new DomainError('invalid_input', `session_id ${requested} is not the caller's session (${caller.sessionId}): leave it out or give your own`, {
+        issues: [{ path: 'session_id', message: 'not the caller session' }],
+      });
     }
     const sessionId = requested ?? caller.sessionId;
-    if (!sessionId) throw new RpcError('INVALID_PARAMS', 'session_id: say which session the run belongs to', [{ path: 'session_id', message: 'required' }]);
+    if (!sessionId) throw new DomainError('invalid_input', 'session_id: say which session the run belongs to', { issues: [{ path: 'session_id', message: 'required' }] });
     return sessionId;
   }
 
@@ -185,7 +184,7 @@ export class ExecService implements Disposable {
     const run = this.store.get(runId);
     const scope = caller.sessionId ?? sessionId;
     if (!run || (scope !== undefined && run.session_id !== scope)) {
-      throw new RpcError('NOT_FOUND', `no run ${runId}${scope ? ` in session ${scope}` : ''}: check the run_id that spawn returned`);
+      throw new DomainError('not_found', `no run ${runId}${scope ? ` in session ${scope}` : ''}: check the run_id that spawn returned`);
     }
     return run;
   }

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import type { Run, RunItem, RunStatus, Watcher } from '../../../src-preload/contract/exec';
 import type { Database } from '../store/database';
 import { SecretScrubber } from '../vault/secretScrubber';
@@ -217,7 +217,7 @@ export class ExecStore {
 
   require(runId: string): StoredRun {
     const run = this.get(runId);
-    if (!run) throw new RpcError('NOT_FOUND', `no run ${runId}: check the run_id that spawn returned (runs are listed per session)`);
+    if (!run) throw new DomainError('not_found', `no run ${runId}: check the run_id that spawn returned (runs are listed per session)`);
     return run;
   }
 

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import type { Ledger } from '../ledger/ledger';
 import type { ExecStore, RunEnd, StoredRun } from './execStore';
@@ -267,15 +267,15 @@ export class ExecWorker implements Disposable {
     const run = this.options.store.require(runId);
     const attempt = this.active.get(runId)?.attempt;
     if (run.status === 'queued' || (run.status === 'running' && !attempt)) {
-      throw new RpcError('INVALID_STATE', `${runId} has not started yet (runs of a session execute one at a time); poll it until it is running, then send the keys`);
+      throw new DomainError('state', `${runId} has not started yet (runs of a session execute one at a time); poll it until it is running, then send the keys`);
     }
     if (!attempt) {
-      throw new RpcError('INVALID_STATE', `${runId} has ended (${run.status}${run.exit_code !== null ? `, exit code ${run.exit_code}` : ''}): there is nothing to send keys to`);
+      throw new DomainError('state', `${runId} has ended (${run.status}${run.exit_code !== null ? `, exit code ${run.exit_code}` : ''}): there is nothing to send keys to`);
     }
     try {
       return attempt.sendKeys(text, keys);
     } catch (error) {
-      throw new RpcError('INVALID_STATE', `${runId} cannot take keys: ${(error as Error).message}`);
+      throw new DomainError('state', `${runId} cannot take keys: ${(error as Error).message}`);
     }
   }
 

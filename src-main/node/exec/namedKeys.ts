@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 
 /** What a terminal sends for each named key (xterm's normal cursor mode, as most programs expect). */
 const NAMED: Record<string, string> = {
@@ -66,10 +66,9 @@ export function keysToText(keys: readonly string[], target: 'pty' | 'pipe'): str
       const named = NAMED[key] ?? control(key) ?? meta(key);
       if (named !== undefined) return named;
       if (/^[CM]-\S+$/.test(key)) {
-        throw new RpcError(
-          'INVALID_PARAMS',
+        throw new DomainError('invalid_input',
           `keys[${index}] "${key}" looks like a key but is not one: use C-a … C-z (and C-@ C-[ C-\\ C-] C-^ C-_ C-?), M-<key>, or a named key such as Enter, Tab, Escape, Up`,
-          [{ path: `keys.${index}`, message: 'unknown key name' }],
+          { issues: [{ path: `keys.${index}`, message: 'unknown key name' }] },
         );
       }
       return key;

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import type { Watcher } from '../../../src-preload/contract/exec';
 
 /** The output streams a watcher can see: pipes give stdout and stderr, a PTY one merged `output`. */
@@ -28,19 +28,19 @@ export function compileWatchers(watch: readonly Watcher[]): RegExp[] {
   return watch.map((watcher, index) => {
     if (RESERVED_EVENTS.has(watcher.event)) {
       const message = `"${watcher.event}" is the name of one of the run's own events (${[...RESERVED_EVENTS].join(', ')}); pick another`;
-      throw new RpcError('INVALID_PARAMS', `watch[${index}].event ${message}`, [{ path: `watch.${index}.event`, message }]);
+      throw new DomainError('invalid_input', `watch[${index}].event ${message}`, { issues: [{ path: `watch.${index}.event`, message }] });
     }
     let regex: RegExp;
     try {
       regex = new RegExp(watcher.regex, 'g');
     } catch (error) {
-      throw new RpcError('INVALID_PARAMS', `watch[${index}].regex (event "${watcher.event}") is not a valid regular expression: ${(error as Error).message}`, [
-        { path: `watch.${index}.regex`, message: (error as Error).message },
-      ]);
+      throw new DomainError('invalid_input', `watch[${index}].regex (event "${watcher.event}") is not a valid regular expression: ${(error as Error).message}`, {
+        issues: [{ path: `watch.${index}.regex`, message: (error as Error).message }],
+      });
     }
     if (regex.test('')) {
       const message = 'it matches the empty string, so it would fire at every position; make it match at least one character';
-      throw new RpcError('INVALID_PARAMS', `watch[${index}].regex (event "${watcher.event}") ${message}`, [{ path: `watch.${index}.regex`, message }]);
+      throw new DomainError('invalid_input', `watch[${index}].regex (event "${watcher.event}") ${message}`, { issues: [{ path: `watch.${index}.regex`, message }] });
     }
     return regex;
   });

@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs';
 import { writeFileDurably } from '../base/durableWrite';
 import { MetaPathError, metaPaths, MetaState } from '../host';
 import { ensureMetaDir } from '../host/metaFiles';
-import { RpcError } from '../../../src-preload/contract';
+import { DomainError } from '../base/domainError';
 
 export interface ContextFileContent {
   text: string | null;
@@ -35,8 +35,7 @@ export function writeContextFile(workspace: string, text: string, expectedSha256
   if (expectedSha256 !== undefined) {
     const current = readContextFile(workspace).sha256;
     if (current !== expectedSha256) {
-      throw new RpcError(
-        'CONFLICT',
+      throw new DomainError('conflict',
         current === null
           ? '.meta/context.md was removed since the editor loaded it; reload it, then save again'
           : '.meta/context.md changed on disk since the editor loaded it (another window or editor saved it); reload it to see that version, then save again',

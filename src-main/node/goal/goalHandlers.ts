@@ -6,7 +6,6 @@ import type { GoalRunService } from '../orchestrator/goalRunTypes';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
 import { readContextFile, writeContextFile } from './contextFile';
-import { goalCall } from './goalErrors';
 import { checkpointView, readSessionStateFile } from './goalViews';
 import { recentProgress } from './progressHistory';
 
@@ -39,66 +38,57 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
   const { sessions, checkpoints, progress, contextRecorder, goalRuns } = services;
 
   return {
-    'goal.context': ({ sessionId }) =>
-      goalCall(() => {
-        const session = sessions.get(sessionId);
-        const content = readContextFile(session.workspace);
-        // An edit made outside the app (another editor) is noticed, and ledgered, when the editor loads the file.
-        if (session.status === 'open') contextRecorder.noteContextChange(session.workspace, sessionId);
-        return content;
-      }),
-    'goal.saveContext': ({ sessionId, text, expectedSha256 }) =>
-      goalCall(() => {
-        const session = sessions.getOpen(sessionId);
-        writeContextFile(session.workspace, text, expectedSha256);
-        const change = contextRecorder.noteContextChange(session.workspace, sessionId);
-        return { sha256: change.newSha256!, bytes: Buffer.byteLength(text), ledgerSeq: change.seq };
-      }),
-    'goal.sessionState': ({ sessionId }) => goalCall(() => readSessionStateFile(sessions.get(sessionId).workspace)),
+    'goal.context': ({ sessionId }) => {
+      const session = sessions.get(sessionId);
+      const content = readContextFile(session.workspace);
+      // An edit made outside the app (another editor) is noticed, and ledgered, when the editor loads the file.
+      if (session.status === 'open') contextRecorder.noteContextChange(session.workspace, sessionId);
+      return content;
+    },
+    'goal.saveContext': ({ sessionId, text, expectedSha256 }) => {
+      const session = sessions.getOpen(sessionId);
+      writeContextFile(session.workspace, text, expectedSha256);
+      const change = contextRecorder.noteContextChange(session.workspace, sessionId);
+      return { sha256: change.newSha256!, bytes: Buffer.byteLength(text), ledgerSeq: change.seq };
+    },
+    'goal.sessionState': ({ sessionId }) => readSessionStateFile(sessions.get(sessionId).workspace),
 
-    'goal.view': ({ sessionId }) =>
-      goalCall(() => {
-        sessions.get(sessionId);
-        return goalRuns.view(sessionId);
-      }),
-    'goal.start': ({ sessionId }) =>
-      goalCall(() => {
-        const session = sessions.getOpen(sessionId);
-        // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
-        contextRecorder.noteContextChange(session.workspace, sessionId);
-        return goalRuns.start(sessionId, actor);
-      }),
-    'goal.halt': ({ sessionId }) =>
-      goalCall(() => {
-        sessions.get(sessionId);
-        return goalRuns.halt(sessionId, actor);
-      }),
-    'goal.resume': ({ sessionId }) =>
-      goalCall(() => {
-        const session = sessions.getOpen(sessionId);
-        contextRecorder.noteContextChange(session.workspace, sessionId);
-        return goalRuns.resume(sessionId, actor);
-      }),
-    'goal.rollback': ({ sessionId, taskId }) =>
-      goalCall(() => {
-        sessions.getOpen(sessionId);
-        return goalRuns.rollback(sessionId, taskId, actor);
-      }),
+    'goal.view': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return goalRuns.view(sessionId);
+    },
+    'goal.start': ({ sessionId }) => {
+      const session = sessions.getOpen(sessionId);
+      // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
+      contextRecorder.noteContextChange(session.workspace, sessionId);
+      return goalRuns.start(sessionId, actor);
+    },
+    'goal.halt': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return goalRuns.halt(sessionId, actor);
+    },
+    'goal.resume': ({ sessionId }) => {
+      const session = sessions.getOpen(sessionId);
+      contextRecorder.noteContextChange(session.workspace, sessionId);
+      return goalRuns.resume(sessionId, actor);
+    },
+    'goal.rollback': ({ sessionId, taskId }) => {
+      sessions.getOpen(sessionId);
+      return goalRuns.rollback(sessionId, taskId, actor);
+    },
 
-    'goal.checkpoints': ({ sessionId }) =>
-      goalCall(() => {
-        sessions.get(sessionId);
-        return checkpoints.pending(sessionId).map(checkpointView);
-      }),
-    'goal.answer': ({ sessionId, resumeId, answer }) =>
-      goalCall(() => {
-        sessions.get(sessionId);
-        const { record, accepted } = checkpoints.answer({ sessionId, resumeId }, answer, actor);
-        // The progress log tells the story of the run: the question is in it (the orchestrator logs it), so the
-        // answer is too, as stored (scrubbed), before the agent continues with it.
-        if (accepted) progress.log(sessionId, `${actor === 'user' ? 'You' : actor} answered "${resumeId}": ${answerExcerpt(record.answer)}`);
-        return { accepted, checkpoint: checkpointView(record) };
-      }),
+    'goal.checkpoints': ({ sessionId }) => {
+      sessions.get(sessionId);
+      return checkpoints.pending(sessionId).map(checkpointView);
+    },
+    'goal.answer': ({ sessionId, resumeId, answer }) => {
+      sessions.get(sessionId);
+      const { record, accepted } = checkpoints.answer({ sessionId, resumeId }, answer, actor);
+      // The progress log tells the story of the run: the question is in it (the orchestrator logs it), so the
+      // answer is too, as stored (scrubbed), before the agent continues with it.
+      if (accepted) progress.log(sessionId, `${actor === 'user' ? 'You' : actor} answered "${resumeId}": ${answerExcerpt(record.answer)}`);
+      return { accepted, checkpoint: checkpointView(record) };
+    },
 
     'goal.runChanges': ({ sessionId }, sink) => {
       sessions.get(sessionId);

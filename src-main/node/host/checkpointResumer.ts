@@ -3,6 +3,7 @@ import type { CheckpointRecord, CheckpointRef, CheckpointStore, ResumeOutcome } 
 import { CheckpointNotFoundError } from './checkpointStore';
 import { isProcessGone } from './processIdentity';
 import type { JsonValue } from './sessionState';
+import { DomainError } from '../base/domainError';
 
 /** What the resume function is given: the stored answer, and the key its side effects must be keyed by. */
 export interface ResumeContext {
@@ -20,9 +21,9 @@ export interface ResumeContext {
 
 export type ResumeFunction = (context: ResumeContext) => Promise<JsonValue>;
 
-export class CheckpointNotAnsweredError extends Error {
+export class CheckpointNotAnsweredError extends DomainError {
   constructor(readonly ref: CheckpointRef) {
-    super(`checkpoint "${ref.resumeId}" has not been answered yet: answer it before resuming`);
+    super('state', `checkpoint "${ref.resumeId}" has not been answered yet: answer it before resuming`);
     this.name = 'CheckpointNotAnsweredError';
   }
 }

@@ -5,6 +5,7 @@ import type { Database } from '../store/database';
 import type { CheckpointSignal } from './checkpointSignal';
 import { currentProcess, type ProcessIdentity } from './processIdentity';
 import type { JsonValue } from './sessionState';
+import { DomainError } from '../base/domainError';
 
 /** pending → answered → resuming → resumed: the journal of one checkpoint (the database refuses any other move). */
 export type CheckpointStatus = 'pending' | 'answered' | 'resuming' | 'resumed';
@@ -44,28 +45,30 @@ export interface CheckpointChange {
 /** Points in the journal, for observers (tests kill the process at these). */
 export type CheckpointStep = 'answer_stored' | 'resume_claimed' | 'resume_journaled';
 
-export class CheckpointNotFoundError extends Error {
+export class CheckpointNotFoundError extends DomainError {
   constructor(readonly ref: CheckpointRef) {
-    super(`no checkpoint "${ref.resumeId}" in session ${ref.sessionId}: it was never raised, or belongs to another session`);
+    super('not_found', `no checkpoint "${ref.resumeId}" in session ${ref.sessionId}: it was never raised, or belongs to another session`);
     this.name = 'CheckpointNotFoundError';
   }
 }
 
 /** The answer does not fit the checkpoint (a decision answered with something that is not one of its options). */
-export class CheckpointAnswerError extends Error {
+export class CheckpointAnswerError extends DomainError {
   constructor(
     readonly ref: CheckpointRef,
     problem: string,
   ) {
-    super(`answer to checkpoint "${ref.resumeId}": ${problem}`);
+    super('invalid_input', `answer to checkpoint "${ref.resumeId}": ${problem}`, {
+      issues: [{ path: 'answer', message: `answer to checkpoint "${ref.resumeId}": ${problem}` }],
+    });
     this.name = 'CheckpointAnswerError';
   }
 }
 
 /** The agent raised a resume_id already used for a different question in this session. */
-export class CheckpointConflictError extends Error {
+export class CheckpointConflictError extends DomainError {
   constructor(readonly ref: CheckpointRef) {
-    super(`resume_id "${ref.resumeId}" was already used in session ${ref.sessionId} for a different question; a resume_id is single-use: the agent must pick a new one`);
+    super('conflict', `resume_id "${ref.resumeId}" was already used in session ${ref.sessionId} for a different question; a resume_id is single-use: the agent must pick a new one`);
     this.name = 'CheckpointConflictError';
   }
 }

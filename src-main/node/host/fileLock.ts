@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, linkSync, openSync, readFileSync, read
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { currentProcess, isProcessGone, type ProcessIdentity } from './processIdentity';
+import { DomainError } from '../base/domainError';
 
 /** What a lock file holds: who took it, when, and a token only that holder knows. */
 export interface LockHolder extends ProcessIdentity {
@@ -11,7 +12,7 @@ export interface LockHolder extends ProcessIdentity {
 }
 
 /** The lock was not acquired within the time allowed. `holder` is who had it when we gave up (null if unreadable). */
-export class LockTimeoutError extends Error {
+export class LockTimeoutError extends DomainError {
   constructor(
     readonly lockFile: string,
     readonly timeoutMs: number,
@@ -20,6 +21,7 @@ export class LockTimeoutError extends Error {
     readonly lockedName: string,
   ) {
     super(
+      'unavailable',
       `could not lock ${lockedName} within ${timeoutMs} ms: ` +
         (holder ? `held by pid ${holder.pid}${holder.host === currentProcess().host ? '' : ` on ${holder.host}`} since ${holder.acquired_at}` : 'its lock file is unreadable') +
         `. Try again once that process is done; if it hangs, stop it (a lock whose holder has died is taken over automatically).`,
@@ -29,9 +31,9 @@ export class LockTimeoutError extends Error {
 }
 
 /** The lock was taken over while we held it (we were presumed dead or hung); what we were doing was not written. */
-export class LockLostError extends Error {
+export class LockLostError extends DomainError {
   constructor(readonly lockedName: string) {
-    super(`lost the lock on ${lockedName} before writing it (another process took it over as stale); nothing was written, try again`);
+    super('state', `lost the lock on ${lockedName} before writing it (another process took it over as stale); nothing was written, try again`);
     this.name = 'LockLostError';
   }
 }

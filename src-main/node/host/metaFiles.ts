@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DomainError } from '../base/domainError';
 
 /** Where a workspace keeps the host's state files (spec/meta-state-files.md). */
 export interface MetaPaths {
@@ -18,12 +19,12 @@ export function metaPaths(workspace: string): MetaPaths {
 }
 
 /** `.meta` (or a file in it) is not what the host can safely use: a symbolic link, or not a folder/file. */
-export class MetaPathError extends Error {
+export class MetaPathError extends DomainError {
   constructor(
     readonly path: string,
     problem: string,
   ) {
-    super(`${path} ${problem}. The host writes only a real .meta folder inside the workspace: move the link or file away and try again.`);
+    super('state', `${path} ${problem}. The host writes only a real .meta folder inside the workspace: move the link or file away and try again.`);
     this.name = 'MetaPathError';
   }
 }

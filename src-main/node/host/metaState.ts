@@ -5,6 +5,7 @@ import { removeLeftoverTemps, syncFolder, writeFileDurably } from '../base/durab
 import { ensureMetaDir, metaPaths, readMetaFile, type MetaPaths } from './metaFiles';
 import { initialSessionState, parseSessionState, type SessionState } from './sessionState';
 import { setAtKey } from './stateKey';
+import { DomainError } from '../base/domainError';
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
 
@@ -12,13 +13,14 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5000;
  * session.json could not be read as JSON at all (truncated, overwritten with something else). It was moved aside,
  * not replaced: `keptAt` is where it is now. The host should show this message to the user.
  */
-export class SessionStateCorruptError extends Error {
+export class SessionStateCorruptError extends DomainError {
   constructor(
     readonly file: string,
     readonly keptAt: string,
     readonly reason: string,
   ) {
     super(
+      'state',
       `${file} is not valid JSON (${reason}). It was kept aside as ${keptAt} and nothing was replaced; ` +
         'repair it and move it back, or start the session again to create a fresh state.',
     );
@@ -27,9 +29,9 @@ export class SessionStateCorruptError extends Error {
 }
 
 /** update_state before the session's state exists (initialize creates it). */
-export class SessionStateMissingError extends Error {
+export class SessionStateMissingError extends DomainError {
   constructor(readonly file: string) {
-    super(`${file} does not exist yet: the session's state is created when the session starts (MetaState.initialize).`);
+    super('state', `${file} does not exist yet: the session's state is created when the session starts (MetaState.initialize).`);
     this.name = 'SessionStateMissingError';
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { findDependencyCycle } from './dependencyCycle';
 import { describeProblems, fieldProblems, type FieldProblem } from './schemaProblems';
+import { DomainError } from '../base/domainError';
 
 /**
  * `.meta/session.json`: the mutable runtime state of a goal-driven session (spec/meta-state-files.md, SessionState).
@@ -63,14 +64,14 @@ export type SessionStatus = SessionState['status'];
 export type PlanTask = NonNullable<SessionState['plan']>['tasks'][number];
 
 /** session.json (or a value meant for it) does not follow the SessionState schema. `field` is the first bad one. */
-export class SessionStateInvalidError extends Error {
+export class SessionStateInvalidError extends DomainError {
   readonly field: string;
   constructor(
     /** Where the value came from: the file's path, or "update_state(key)". */
     readonly source: string,
     readonly problems: readonly FieldProblem[],
   ) {
-    super(`${source}: ${describeProblems(problems)}. Fix the field (spec/meta-state-files.md describes SessionState); nothing was written.`);
+    super('state', `${source}: ${describeProblems(problems)}. Fix the field (spec/meta-state-files.md describes SessionState); nothing was written.`);
     this.name = 'SessionStateInvalidError';
     this.field = problems[0].field;
   }

@@ -1,6 +1,7 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../store/database';
+import { DomainError } from '../base/domainError';
 import { describeLedgerVerdict } from '../../../src-preload/contract';
 import { exportEndMessage, type Checkpoint } from './checkpoint';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
@@ -54,9 +55,10 @@ export interface ExportSummary {
   unsignedWhy?: string;
 }
 
-export class LedgerExportError extends Error {
+/** An export that cannot be made as asked (the user's to fix: the path, the range); a DomainError of kind state. */
+export class LedgerExportError extends DomainError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super('state', message, options);
     this.name = 'LedgerExportError';
   }
 }

@@ -1,14 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  RpcError,
-  type LedgerCount,
-  type LedgerEntry,
-  type LedgerEntryDetail,
-  type LedgerFacets,
-  type LedgerFilter,
-  type LedgerPage,
-  type LedgerPosition,
-} from '../../../src-preload/contract';
+import { type LedgerCount, type LedgerEntry, type LedgerEntryDetail, type LedgerFacets, type LedgerFilter, type LedgerPage, type LedgerPosition } from '../../../src-preload/contract';
+import { DomainError } from '../base/domainError';
 import { LruMap } from '../base/lruMap';
 import type { Database } from '../store/database';
 import { compileFilter, type CompiledFilter, type SqlValue } from './ledgerFilterSql';
@@ -194,7 +186,7 @@ export class LedgerQuery {
     const row = this.prepare(`SELECT ${COLUMNS}, entry_hash, prev_hash, payload_commit FROM audit_ledger WHERE seq = ?`).get(seq) as
       | (EntryRow & { entry_hash: Buffer; prev_hash: Buffer; payload_commit: Buffer })
       | undefined;
-    if (!row) throw new RpcError('NOT_FOUND', `the ledger has no entry ${seq} (it holds entries 1 to ${this.head()})`);
+    if (!row) throw new DomainError('not_found', `the ledger has no entry ${seq} (it holds entries 1 to ${this.head()})`);
     return {
       ...toEntry(row),
       entryHash: row.entry_hash.toString('hex'),

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import { CheckpointResumer } from '../host/checkpointResumer';
 import type { CheckpointStore } from '../host/checkpointStore';
@@ -111,7 +111,7 @@ export class Orchestrator implements GoalRunService, Disposable {
   }
 
   private async rollbackNow(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
-    if (this.runs.has(sessionId)) throw new RpcError('INVALID_STATE', `the goal run of this session is running; halt it before rolling back task ${taskId}`);
+    if (this.runs.has(sessionId)) throw new DomainError('state', `the goal run of this session is running; halt it before rolling back task ${taskId}`);
     const workspace = this.options.workspaceOf(sessionId);
     const result = await rollbackTask({ meta: this.meta(sessionId), git: new WorkspaceGit(workspace), ledger: this.options.ledger, progress: this.options.progress }, sessionId, taskId, actor);
     this.refresh(sessionId);

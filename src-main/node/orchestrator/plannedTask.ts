@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 
 /**
  * A task as a planner produces it: what session.json keeps (id, title, dependencies) plus how to run it, which
@@ -20,7 +20,7 @@ export interface PlannedTask {
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** A plan that cannot be used: malformed context.md, planner output that is not a task list, or a task graph that is no DAG. */
-export class PlanError extends RpcError {
+export class PlanError extends DomainError {
   constructor(
     /** Where the plan came from: ".meta/context.md" or "planner output". */
     readonly source: string,
@@ -28,7 +28,7 @@ export class PlanError extends RpcError {
     /** 1-based line in context.md, when the plan came from there. */
     readonly line?: number,
   ) {
-    super('INVALID_PARAMS', `${source}${line === undefined ? '' : ` line ${line}`}: ${problem}`);
+    super('invalid_input', `${source}${line === undefined ? '' : ` line ${line}`}: ${problem}`);
     this.name = 'PlanError';
   }
 }

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 import type { MetaState } from '../host/metaState';
 import type { ProgressLog } from '../host/progressLog';
 import type { Ledger } from '../ledger/ledger';
@@ -21,20 +21,20 @@ export async function rollbackTask(
   const state = await deps.meta.read();
   const tasks = state?.plan?.tasks ?? [];
   const index = tasks.findIndex((t) => t.id === taskId);
-  if (index < 0) throw new RpcError('NOT_FOUND', `there is no task "${taskId}" in the plan${tasks.length ? ` (tasks: ${tasks.map((t) => t.id).join(', ')})` : ' (there is no plan yet)'}`);
+  if (index < 0) throw new DomainError('not_found', `there is no task "${taskId}" in the plan${tasks.length ? ` (tasks: ${tasks.map((t) => t.id).join(', ')})` : ' (there is no plan yet)'}`);
   const task = tasks[index];
   const commits = task.commits ?? [];
-  if (commits.length === 0) throw new RpcError('INVALID_STATE', `task ${taskId} has no commits to roll back`);
+  if (commits.length === 0) throw new DomainError('state', `task ${taskId} has no commits to roll back`);
   const dependents = tasks.filter((t) => t.dependencies.includes(taskId) && (t.commits ?? []).length > 0).map((t) => t.id);
   if (dependents.length > 0) {
-    throw new RpcError('INVALID_STATE', `task ${dependents.join(', ')} depends on task ${taskId} and has commits built on it: roll back ${dependents.length > 1 ? 'those' : 'that task'} first`);
+    throw new DomainError('state', `task ${dependents.join(', ')} depends on task ${taskId} and has commits built on it: roll back ${dependents.length > 1 ? 'those' : 'that task'} first`);
   }
   if (await deps.git.isDirty()) {
-    throw new RpcError('INVALID_STATE', `the workspace has uncommitted changes; commit or discard them before rolling back task ${taskId} (a revert must not mix with them)`);
+    throw new DomainError('state', `the workspace has uncommitted changes; commit or discard them before rolling back task ${taskId} (a revert must not mix with them)`);
   }
   for (const commit of commits) {
     if (!(await deps.git.isInHistory(commit))) {
-      throw new RpcError('INVALID_STATE', `commit ${commit} of task ${taskId} is not in the workspace's history any more (was the branch changed or rewritten?); nothing was reverted`);
+      throw new DomainError('state', `commit ${commit} of task ${taskId} is not in the workspace's history any more (was the branch changed or rewritten?); nothing was reverted`);
     }
   }
   const reverted = [...commits].reverse();
@@ -42,7 +42,7 @@ export async function rollbackTask(
   try {
     revertCommits = [await deps.git.revertAll(reverted, `Roll back task ${taskId}: ${task.title}\n\nReverts ${reverted.join(', ')} (newest first).`)];
   } catch (error) {
-    if (error instanceof GitCommandError) throw new RpcError('CONFLICT', `task ${taskId} cannot be reverted cleanly, later changes touch the same lines (${error.stderr.trim()}); the revert was aborted and nothing changed`);
+    if (error instanceof GitCommandError) throw new DomainError('conflict', `task ${taskId} cannot be reverted cleanly, later changes touch the same lines (${error.stderr.trim()}); the revert was aborted and nothing changed`);
     throw error;
   }
   await deps.meta.updateState(`plan.tasks.${index}`, { ...task, status: 'pending', commits: [] });

@@ -1,22 +1,25 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { RpcError } from '../../../src-preload/contract/errors';
+import { DomainError } from '../base/domainError';
 
 /** git is not installed or not on PATH: the orchestrator commits every task, so it cannot run without it. */
-export class GitMissingError extends RpcError {
+export class GitMissingError extends DomainError {
   constructor(detail: string) {
-    super('UNAVAILABLE', `git is not installed or not on PATH (${detail}); the goal run commits each task with git: install git (e.g. "apt install git") and run again`);
+    super('unavailable', `git is not installed or not on PATH (${detail}); the goal run commits each task with git: install git (e.g. "apt install git") and run again`);
     this.name = 'GitMissingError';
   }
 }
 
-/** A git command failed; `stderr` says why. */
-export class GitCommandError extends RpcError {
+/**
+ * A git command failed; `stderr` says why. Not a DomainError: where a caller can tell the user what to do about it
+ * (a revert that conflicts) it says so with one; anywhere else it is an internal failure, its stderr in the host log.
+ */
+export class GitCommandError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,
   ) {
-    super('INTERNAL', `git ${args.join(' ')} failed: ${stderr.trim() || 'no message'}`);
+    super(`git ${args.join(' ')} failed: ${stderr.trim() || 'no message'}`);
     this.name = 'GitCommandError';
   }
 }
@@ -25,10 +28,10 @@ export class GitCommandError extends RpcError {
  * The repository's own config names a command git would run while the host commits or reverts (a filter, a merge
  * driver, an external diff). Agents can write .git/config, so the host does not run it.
  */
-export class GitConfigRefusedError extends RpcError {
+export class GitConfigRefusedError extends DomainError {
   constructor(readonly keys: readonly string[]) {
     super(
-      'INVALID_STATE',
+      'state',
       `the workspace's .git/config sets ${keys.join(', ')}: a command git would run on the host while the goal run commits. ` +
         'Agents can write .git, so the goal run does not commit with it. If you did not set it yourself, remove it ' +
         `(git config --local --unset ${keys[0]}); then run again`,

@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
-import { RpcError, type Session, type SessionChange } from '../../../src-preload/contract';
+import { type Session, type SessionChange } from '../../../src-preload/contract';
+import { DomainError } from '../base/domainError';
 import { Emitter } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
@@ -27,16 +28,16 @@ const toSession = (row: Row): Session => ({
 /** Resolves a workspace folder the user typed to its real path, or says exactly what is wrong with it. */
 export function resolveWorkspace(input: string): string {
   if (!isAbsolute(input)) {
-    throw new RpcError('INVALID_PARAMS', `workspace "${input}" is not an absolute path; give the full path, e.g. /home/you/project`);
+    throw new DomainError('invalid_input', `workspace "${input}" is not an absolute path; give the full path, e.g. /home/you/project`);
   }
   let real: string;
   try {
     real = realpathSync(input);
   } catch {
-    throw new RpcError('NOT_FOUND', `workspace folder "${input}" does not exist; create it first or pick another folder`);
+    throw new DomainError('not_found', `workspace folder "${input}" does not exist; create it first or pick another folder`);
   }
   if (!statSync(real).isDirectory()) {
-    throw new RpcError('INVALID_PARAMS', `workspace "${input}" is a file, not a folder`);
+    throw new DomainError('invalid_input', `workspace "${input}" is a file, not a folder`);
   }
   return real;
 }
@@ -81,14 +82,14 @@ export class SessionService {
 
   get(id: string): Session {
     const row = this.db.prepare<[string], Row>('SELECT * FROM sessions WHERE id = ?').get(id);
-    if (!row) throw new RpcError('NOT_FOUND', `no session with id ${id}`);
+    if (!row) throw new DomainError('not_found', `no session with id ${id}`);
     return toSession(row);
   }
 
   /** The session, which must be open (terminals cannot start in a closed one). */
   getOpen(id: string): Session {
     const session = this.get(id);
-    if (session.status !== 'open') throw new RpcError('INVALID_STATE', `session "${session.name}" is closed; reopen it first`);
+    if (session.status !== 'open') throw new DomainError('state', `session "${session.name}" is closed; reopen it first`);
     return session;
   }
 

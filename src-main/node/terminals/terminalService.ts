@@ -1,4 +1,5 @@
-import { RpcError, type Terminal, type TerminalEvent } from '../../../src-preload/contract';
+import { type Terminal, type TerminalEvent } from '../../../src-preload/contract';
+import { DomainError } from '../base/domainError';
 import { DisposableStore, Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
@@ -84,7 +85,7 @@ export class TerminalService implements Disposable {
     try {
       pty = new PtyProcess({ shell, args, cwd: command.cwd, env: command.env, cols, rows });
     } catch (error) {
-      throw new RpcError('UNAVAILABLE', `could not start ${shell} in ${command.cwd}: ${(error as Error).message}`);
+      throw new DomainError('unavailable', `could not start ${shell} in ${command.cwd}: ${(error as Error).message}`);
     }
     const info: Terminal = {
       id: newId('term'),
@@ -129,7 +130,7 @@ export class TerminalService implements Disposable {
 
   private get(id: string): LiveTerminal {
     const live = this.terminals.get(id);
-    if (!live) throw new RpcError('NOT_FOUND', `no terminal with id ${id}; it may have been closed`);
+    if (!live) throw new DomainError('not_found', `no terminal with id ${id}; it may have been closed`);
     return live;
   }
 
@@ -161,7 +162,7 @@ export class TerminalService implements Disposable {
     this.terminals.delete(id);
     this.changed.fire({ kind: 'closed', sessionId: live.info.sessionId, terminalId: id, reason: 'closed' });
     await live.pty.kill();
-    for (const reader of live.readers) reader.end(new RpcError('CLOSED', 'the terminal was closed'));
+    for (const reader of live.readers) reader.end(new DomainError('closed', 'the terminal was closed'));
     live.owner.dispose();
     this.ledger.append({ type: 'terminal.close', actor, sessionId: live.info.sessionId, payload: { terminalId: id } });
   }

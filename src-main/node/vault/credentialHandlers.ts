@@ -1,9 +1,8 @@
-import { RpcError, type ConnectionInfo, type Contract } from '../../../src-preload/contract';
+import type { ConnectionInfo, Contract } from '../../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../../src-preload/rpc';
 import type { Connection, ConnectionView, Connections } from './connections';
 import type { CredentialServices } from './credentialServices';
 import { Secret } from './secret';
-import { ConnectionNotFoundError, CredentialRequestError, OAuthFlowError, UnknownProviderError, VaultUnavailableError } from './vaultErrors';
 
 type CredentialHandlers = Pick<
   Handlers<Contract>,
@@ -60,17 +59,12 @@ export function createCredentialHandlers(
   };
 }
 
-/** The backend's typed errors as the bridge's codes; their messages already say what to do and hold no secret. */
+/**
+ * Runs `run` as a promise, so a synchronous refusal rejects it too. The backend's refusals are DomainErrors (their
+ * messages say what to do and hold no secret); the handler edge gives them their codes.
+ */
 async function typed<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof VaultUnavailableError) throw new RpcError('UNAVAILABLE', error.message);
-    if (error instanceof ConnectionNotFoundError) throw new RpcError('NOT_FOUND', error.message);
-    if (error instanceof UnknownProviderError || error instanceof CredentialRequestError) throw new RpcError('INVALID_PARAMS', error.message);
-    if (error instanceof OAuthFlowError) throw new RpcError('INVALID_STATE', error.message);
-    throw error;
-  }
+  return run();
 }
 
 function withoutHandles(connection: Connection): Omit<ConnectionInfo, 'handles'> {

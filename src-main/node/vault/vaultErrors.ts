@@ -1,10 +1,12 @@
+import { DomainError } from '../base/domainError';
+
 // The typed errors of the credentials backend. Each says what went wrong and what the user (or the agent) can do.
 
 /**
  * No usable keychain, so no credential can be stored or read. There is no plaintext fallback: credential features
  * stay off until the keychain works, and this says why and how to fix it.
  */
-export class VaultUnavailableError extends Error {
+export class VaultUnavailableError extends DomainError {
   readonly code = 'vault_unavailable';
   constructor(
     /** Why the keychain cannot be used (the keychain's own explanation). */
@@ -12,6 +14,7 @@ export class VaultUnavailableError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
+      'unavailable',
       `Credentials are disabled: ${problem.replace(/\.$/, '')}. Nothing was stored, and nothing is ever stored outside the OS keychain. ` +
         'Fix the keychain (see above) and restart the app, then connect again.',
       options,
@@ -20,30 +23,30 @@ export class VaultUnavailableError extends Error {
   }
 }
 
-export class ConnectionNotFoundError extends Error {
+export class ConnectionNotFoundError extends DomainError {
   readonly code = 'connection_not_found';
   constructor(readonly connectionId: string) {
-    super(`There is no connection "${connectionId}". List the connections (connections.list) and use one of their ids.`);
+    super('not_found', `There is no connection "${connectionId}". List the connections (connections.list) and use one of their ids.`);
     this.name = 'ConnectionNotFoundError';
   }
 }
 
-export class UnknownProviderError extends Error {
+export class UnknownProviderError extends DomainError {
   readonly code = 'unknown_provider';
   constructor(
     readonly providerId: string,
     known: readonly string[],
   ) {
-    super(`There is no provider "${providerId}". Known providers: ${known.join(', ')}.`);
+    super('invalid_input', `There is no provider "${providerId}". Known providers: ${known.join(', ')}.`);
     this.name = 'UnknownProviderError';
   }
 }
 
 /** A request the broker refused before anything was sent: wrong kind of provider, missing configuration, bad input. */
-export class CredentialRequestError extends Error {
+export class CredentialRequestError extends DomainError {
   readonly code = 'bad_request';
   constructor(message: string) {
-    super(message);
+    super('invalid_input', message);
     this.name = 'CredentialRequestError';
   }
 }
@@ -52,14 +55,14 @@ export class CredentialRequestError extends Error {
  * An OAuth flow or token request ended without a credential: the user denied it, the code ran out, the provider
  * refused the refresh token, the state did not match. `reason` is the OAuth error code when there is one.
  */
-export class OAuthFlowError extends Error {
+export class OAuthFlowError extends DomainError {
   readonly code = 'oauth_failed';
   constructor(
     readonly reason: string,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('state', message, options);
     this.name = 'OAuthFlowError';
   }
 }

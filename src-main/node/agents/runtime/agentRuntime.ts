@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { RpcError } from '../../../../src-preload/contract';
+import { DomainError } from '../../base/domainError';
 import type { AgentInfo, AgentRunInfo, BrokenAgent } from '../../../../src-preload/contract/agents';
 import { EVENT_SCHEMA_VERSION } from '../../../../src-preload/contract/agentEvents';
 import type { Disposable } from '../../../../src-preload/rpc';
@@ -122,7 +122,7 @@ export class AgentRuntime implements Disposable {
 
   get(runId: string): AgentRun {
     const run = this.runs.get(runId);
-    if (!run) throw new RpcError('NOT_FOUND', `no agent run with id ${runId}`);
+    if (!run) throw new DomainError('not_found', `no agent run with id ${runId}`);
     return run;
   }
 
@@ -134,7 +134,7 @@ export class AgentRuntime implements Disposable {
 
   start(sessionId: string, agentName: string, prompt: string, actor: string): AgentRunInfo {
     const agent = this.find(agentName);
-    if (!agent) throw new RpcError('NOT_FOUND', `no agent named "${agentName}" is installed (see the Agents view, or \`omni agent list\`)`);
+    if (!agent) throw new DomainError('not_found', `no agent named "${agentName}" is installed (see the Agents view, or \`omni agent list\`)`);
     return this.startAgent(sessionId, agent, prompt, actor);
   }
 
@@ -198,7 +198,7 @@ export class AgentRuntime implements Disposable {
     const run = this.get(runId);
     const agent = this.agents.get(runId);
     const verb = to === 'Suspended' ? 'suspended' : 'resumed';
-    if (!agent || run.lifecycle.state !== from) throw new RpcError('INVALID_STATE', `the run is ${run.lifecycle.state}; only a ${from} run can be ${verb}`);
+    if (!agent || run.lifecycle.state !== from) throw new DomainError('state', `the run is ${run.lifecycle.state}; only a ${from} run can be ${verb}`);
     act(agent);
     run.lifecycle.move(to, 'user');
     this.options.ledger.append({ type: to === 'Suspended' ? 'agent.suspend' : 'agent.resume', actor, sessionId: run.info.sessionId, payload: { runId } });

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../../src-preload/contract';
+import { DomainError } from '../../base/domainError';
 import type { AgentRunEvent } from '../../../../src-preload/contract/agents';
 import type { Disposable, StreamSink } from '../../../../src-preload/rpc';
 import type { AgentRun } from './agentRun';
@@ -66,7 +66,7 @@ export class RunEventFeed implements Disposable {
     this.waiting.push(event);
     this.waitingChars += charsOf(event);
     if (this.waitingChars > MAX_WAITING_CHARS) {
-      this.finish(new RpcError('OVERFLOW', 'the page fell too far behind this run\u2019s output and the stream was closed; open the session again'));
+      this.finish(new DomainError('limit', 'the page fell too far behind this run\u2019s output and the stream was closed; open the session again'));
       return;
     }
     this.timer ??= setTimeout(() => this.pump(), this.coalesceMs);
@@ -100,7 +100,7 @@ export class RunEventFeed implements Disposable {
     }
   }
 
-  private finish(error?: RpcError): void {
+  private finish(error?: DomainError): void {
     if (this.done) return;
     this.dispose();
     this.sink.end(error);

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { RpcError } from '../../../../src-preload/contract/errors';
+import { DomainError } from '../../base/domainError';
 import type { ShellRequest, ShellResult } from '../../../../src-preload/contract/exec';
 import { commandArgv, parseShellRequest, resolveRunCwd } from '../../exec/shellRequestRules';
 import { HostCallError } from './hostCallError';
@@ -89,11 +89,11 @@ export class AgentShell {
   }
 }
 
-/** The shell tool's typed errors (RpcError codes) as the guest's host call errors. */
+/** The shell tool's refusals (DomainError kinds) as the guest's host call errors: the guest ABI's own codes. */
 function asGuestError(error: unknown): HostCallError {
   if (error instanceof HostCallError) return error;
-  if (error instanceof RpcError) {
-    const code = error.code === 'NOT_FOUND' ? 'not_found' : 'bad_request';
+  if (error instanceof DomainError) {
+    const code = error.kind === 'not_found' ? 'not_found' : 'bad_request';
     return new HostCallError(code, error.message, error.issues?.map((i) => `${i.path}: ${i.message}`).join('; ') || 'fix the request and try again');
   }
   const guest = (error as { toGuestError?: () => { code: string; message: string; hint: string } } | null)?.toGuestError?.();
