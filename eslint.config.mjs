@@ -60,6 +60,31 @@ const featureBlocks = rendererFeatures.map((feature) => ({
   }),
 }));
 
+/** The host row of the layer table. */
+function hostRules() {
+  return restrict('The host (src-main/node)', {
+    names: ['electron', 'react', 'react-dom', 'zustand', 'ws'],
+    // **/server/** means src-main/server; the MCP SDK's own server modules are a library, not that layer.
+    patterns: ['**/src-renderer/**', '**/electron-main/**', ['**/server/**', '!@modelcontextprotocol/sdk/server/**'], '**/cli/**', '@xterm/*'],
+  });
+}
+
+/**
+ * One error vocabulary (src-main/node/base/domainError.ts): domain code throws DomainErrors with a kind, and only the
+ * handler edge turns them into the contract's wire errors. So no host file but the edge names RpcError or the codes.
+ */
+const hostErrorEdge = ['src-main/node/handlerErrors.ts'];
+function withWireErrorsRefused(rules) {
+  const [level, options] = rules['no-restricted-imports'];
+  const wireErrors = {
+    group: ['**/src-preload/contract', '**/src-preload/contract/index', '**/src-preload/contract/errors'],
+    importNames: ['RpcError', 'ErrorCode', 'ErrorBody', 'invalidParams'],
+    message:
+      'Host domain code throws a DomainError with a kind (src-main/node/base/domainError.ts); only the handler edge (src-main/node/handlerErrors.ts) makes wire errors (see DESIGN.md).',
+  };
+  return { 'no-restricted-imports': [level, { ...options, patterns: [...options.patterns, wireErrors] }] };
+}
+
 const outsideBridge = ['**/src-main/**', '**/src-renderer/**', '**/electron-main/**', '**/node/**', '**/server/**', '**/cli/**'];
 
 export default tseslint.config(
@@ -83,11 +108,12 @@ export default tseslint.config(
   },
   {
     files: ['src-main/node/**/*.ts'],
-    rules: restrict('The host (src-main/node)', {
-      names: ['electron', 'react', 'react-dom', 'zustand', 'ws'],
-      // **/server/** means src-main/server; the MCP SDK's own server modules are a library, not that layer.
-      patterns: ['**/src-renderer/**', '**/electron-main/**', ['**/server/**', '!@modelcontextprotocol/sdk/server/**'], '**/cli/**', '@xterm/*'],
-    }),
+    ignores: hostErrorEdge,
+    rules: withWireErrorsRefused(hostRules()),
+  },
+  {
+    files: hostErrorEdge,
+    rules: hostRules(),
   },
   {
     files: ['src-main/server/**/*.ts', 'src-main/cli/**/*.ts'],

@@ -119,3 +119,13 @@ test('renderer: app/ composes features and passes lint', async () => {
   const code = "import { SessionRuns } from '../features/runs/SessionRuns';\nimport { useNow } from '../ui/useNow';\nexport const x = [SessionRuns, useNow];";
   assert.deepEqual(await lintAs('src-renderer/app/layerProbe.ts', code), []);
 });
+
+// One error vocabulary: host domain code throws DomainErrors; only the handler edge imports the wire error type.
+test('host: domain code importing RpcError fails lint; the handler edge and the rest of the contract pass', async () => {
+  for (const from of ['../../../src-preload/contract', '../../../src-preload/contract/errors']) {
+    const lint = await lintAs('src-main/node/exec/layerProbe.ts', `import { RpcError } from '${from}';\nexport const x = RpcError;`);
+    assert.ok(lint.some((m) => m.includes('throws a DomainError with a kind')), `${from}: ${lint.join('\n')}`);
+  }
+  assert.deepEqual(await lintAs('src-main/node/exec/layerProbe.ts', "import { type Session } from '../../../src-preload/contract';\nexport type X = Session;"), []);
+  assert.deepEqual(await lintAs('src-main/node/handlerErrors.ts', "import { RpcError } from '../../src-preload/contract/errors';\nexport const x = RpcError;"), []);
+});
