@@ -60,6 +60,13 @@ function printRunCard(t, log) {
     log(`    not measured: ${firstLine(runs[0].error)}`);
     return;
   }
+  if (t.compare?.runCardRatio !== undefined) {
+    const other = t.runs.compareRunCard ?? [];
+    log(
+      `    A/B, each round's run card over that round's reference: this build ${ratioText(t.compare.productRunCardRatio)}, compare build ${ratioText(t.compare.runCardRatio)} ` +
+        `(${fmt(t.compare.runCardMbPerSec)} MB/s; runs ${other.map((x) => (x.error ? 'failed' : fmt(x.mbPerSec) + (x.capped ? '*' : ''))).join(' / ')})`,
+    );
+  }
   const p = measured.at(-1).persisted;
   log(
     `    first character after ${fmt(t.runCardFirstByteMs, ' ms', 0)} (card in the DOM after ${fmt(median(measured.map((x) => x.cardShownMs)), ' ms', 0)}; the host started the process ${fmt(median(measured.map((x) => x.persisted.startedAfterMs)), ' ms', 0)} after storing the run; cat ran ${fmt(median(measured.map((x) => x.persisted.ranMs)), ' ms', 0)}); from the first character (the terminal figure's span) ${fmt(t.runCardStreamMbPerSec)} MB/s; ` +

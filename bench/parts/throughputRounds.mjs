@@ -23,6 +23,7 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
   const reference = [];
   const ceiling = [];
   const runCard = [];
+  const compareRunCard = [];
   // The run card gets the renderer the terminal figure it is printed next to has (as shipped unless only DOM runs).
   const runCardRenderer = variants.has('shipped') ? 'auto' : 'dom';
   // One flood of each kind first, not counted: a fresh host's first flood runs JIT-cold code and grows its database
@@ -55,13 +56,18 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
         (productDom.length ? `product with DOM renderer ${rate(productDom.at(-1))}, ` : '') +
         `reference (PTY-fed bare page) ${rate(reference.at(-1))}, ceiling (memory-fed) ${rate(ceiling.at(-1))}   (${bench.geometry.cols}x${bench.geometry.rows})`,
     );
-    try {
-      runCard.push(await bench.runCard({ renderer: runCardRenderer }));
-      const c = runCard.at(-1);
-      log(`  run ${i + 1}/${runs}: PTY run → run card ${rate(c)} from spawn (first byte after ${c.firstByteMs.toFixed(0)} ms; ${c.streamMbPerSec.toFixed(1)} MB/s from it) [${c.renderer}]`);
-    } catch (error) {
-      runCard.push({ error: error.message });
-      log(`  run ${i + 1}/${runs}: PTY run → run card could not be measured: ${String(error.message).split('\n')[0]}`);
+    // The run card of both builds in an A/B, in an order that flips every round like the terminal sides.
+    const cards = [{ of: bench, into: runCard, label: '' }];
+    if (alt) cards.push({ of: alt, into: compareRunCard, label: 'compare build: ' });
+    for (const card of i % 2 === 0 ? cards : cards.toReversed()) {
+      try {
+        card.into.push(await card.of.runCard({ renderer: runCardRenderer }));
+        const c = card.into.at(-1);
+        log(`  run ${i + 1}/${runs}: ${card.label}PTY run → run card ${rate(c)} from spawn (first byte after ${c.firstByteMs.toFixed(0)} ms; ${c.streamMbPerSec.toFixed(1)} MB/s from it) [${c.renderer}]`);
+      } catch (error) {
+        card.into.push({ error: error.message });
+        log(`  run ${i + 1}/${runs}: ${card.label}PTY run → run card could not be measured: ${String(error.message).split('\n')[0]}`);
+      }
     }
   }
   const mbps = (list) => median(list.map((r) => r.mbPerSec));
@@ -79,7 +85,7 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
     runCardMbPerSec: mbps(runCard.filter((r) => !r.error)),
     runCardStreamMbPerSec: median(runCard.map((r) => r.streamMbPerSec)),
     runCardFirstByteMs: median(runCard.map((r) => r.firstByteMs)),
-    runs: { product, productDom, reference, ceiling, compare, runCard },
+    runs: { product, productDom, reference, ceiling, compare, runCard, compareRunCard },
   };
   // Each side's ratio is the median of its rounds' own ratios: a run over the reference run of the same round, the
   // two measured minutes apart at most in an order that flips every round. This machine's speed drifts from one
@@ -99,6 +105,11 @@ export async function measureThroughputRounds({ bench, alt, compareRoot, variant
   if (alt) {
     result.compare = { root: compareRoot, mbPerSec: mbps(compare) };
     result.compare.ratio = paired(compare);
+    // Each round's run card over that round's own reference, as the terminal ratios: the A/B of the run card.
+    const pairedCards = (list) => median(list.map((r, i) => (r.error ? undefined : r.mbPerSec / reference[i].mbPerSec)).filter((v) => v !== undefined));
+    result.compare.runCardMbPerSec = mbps(compareRunCard.filter((r) => !r.error));
+    result.compare.runCardRatio = pairedCards(compareRunCard);
+    result.compare.productRunCardRatio = pairedCards(runCard);
   }
   if (diagnostics) {
     log('  diagnostics (not counted): a product run (DOM renderer) with a WebSocket probe and the CPU profiler, a profiled PTY-fed reference run');
