@@ -1,13 +1,21 @@
-// The README's test command: typecheck, lint, unit + integration tests (node:test), then end-to-end (Playwright).
-// `node scripts/test.mjs unit` or `... e2e` runs one phase. Prints one closing line: "tests: N passed, N failed".
+// The README's test command: typecheck, lint and build (at once), unit + integration tests (node:test), then
+// end-to-end (Playwright). `node scripts/test.mjs PHASE` runs one phase: checks, typecheck, lint, build, unit, e2e,
+// or stress (the stress tests at their full scale: `npm run test:stress`, run before a release).
+// Prints the ten slowest unit tests, then one closing line: "tests: N passed, N failed".
+//
+// Environment: OMNI_TEST_CONCURRENCY (unit test files run at once; default 3), OMNI_STRESS=1 (stress tests at full
+// scale; see test/stressScale.ts).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = process.cwd();
 const only = process.argv[2];
-const phases = only ? [only] : ['typecheck', 'lint', 'build', 'unit', 'e2e'];
+const phases = only ? [only] : ['checks', 'unit', 'e2e'];
+// Most unit test files spend their time waiting on processes, sockets and timers, not on the CPU: three files at
+// once keep two cores busy. Files share nothing that would clash (each makes its own homes, ports and keyrings).
+const concurrency = Math.max(1, Number(process.env.OMNI_TEST_CONCURRENCY ?? 3) || 1);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -21,40 +29,100 @@ function findFiles(dir, suffix) {
   });
 }
 
-/** Runs a command, echoing its output, and returns its exit code and full stdout. */
-function run(cmd, args, env = {}) {
+/**
+ * Runs a command and returns its exit code and full stdout. Its output is echoed as it comes, or (`quiet`) printed
+ * whole at the end, so commands run side by side do not interleave their lines.
+ */
+function run(cmd, args, env = {}, { quiet = false } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'], env: { ...process.env, ...env } });
     let out = '';
+    let err = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      process.stdout.write(chunk);
+      if (!quiet) process.stdout.write(chunk);
     });
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+    child.stderr?.on('data', (chunk) => (err += chunk));
+    child.on('close', (code) => {
+      if (quiet) process.stdout.write(out + err);
+      resolve({ code: code ?? 1, out });
+    });
   });
 }
 
+/** Runs node:test over `files`; counts what passed, failed and was skipped; prints the slowest tests. */
+async function nodeTests(files, env) {
+  // An empty home of their own, as the e2e fixture gives its hosts: the shells the tests start read no startup
+  // files of the machine's user (a ~/.bashrc running `pyenv init` made later bash processes hang on pyenv's lock).
+  const home = mkdtempSync(join(tmpdir(), 'omni-test-home-'));
+  const durations = join(home, 'durations.json');
+  const result = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=tap',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/testDurations.mjs',
+      `--test-reporter-destination=${durations}`,
+      ...files,
+    ],
+    { OMNI_TEST: '1', HOME: home, ...env },
+  );
+  passed += Number(/^# pass (\d+)/m.exec(result.out)?.[1] ?? 0);
+  failed += Number(/^# fail (\d+)/m.exec(result.out)?.[1] ?? 0);
+  skipped += Number(/^# skipped (\d+)/m.exec(result.out)?.[1] ?? 0);
+  printSlowest(durations);
+  rmSync(home, { recursive: true, force: true });
+  return result;
+}
+
+function printSlowest(file) {
+  let tests;
+  try {
+    tests = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return;
+  }
+  const slowest = tests.sort((a, b) => b.ms - a.ms).slice(0, 10);
+  if (slowest.length === 0) return;
+  console.log('\n=== the ten slowest tests');
+  for (const test of slowest) {
+    const where = test.file ? relative(root, test.file) : '?';
+    console.log(`${(test.ms / 1000).toFixed(1).padStart(7)} s  ${where}: ${test.name.length > 100 ? `${test.name.slice(0, 99)}…` : test.name}`);
+  }
+}
+
+/** The test files that scale with OMNI_STRESS (they call stressScale). */
+const stressFiles = () => findFiles(join(root, 'test'), '.test.ts').filter((file) => readFileSync(file, 'utf8').includes('stressScale('));
+
 const steps = {
-  typecheck: () => run(process.execPath, ['scripts/typecheck.mjs']),
-  lint: () => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']),
-  build: () => run(process.execPath, ['scripts/build.mjs']),
+  typecheck: (quiet) => run(process.execPath, ['scripts/typecheck.mjs'], {}, { quiet }),
+  lint: (quiet) => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], {}, { quiet }),
+  build: (quiet) => run(process.execPath, ['scripts/build.mjs'], {}, { quiet }),
+  async checks() {
+    // Independent of each other: side by side, each one's output printed whole when it ends.
+    const names = ['typecheck', 'lint', 'build'];
+    const results = await Promise.all(names.map(async (name) => {
+      const started = Date.now();
+      const result = await steps[name](true);
+      console.log(`--- ${name}: ${result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      return result;
+    }));
+    const bad = results.filter((r) => r.code !== 0).length;
+    failed += bad;
+    return { code: bad === 0 ? 0 : 1, out: '' };
+  },
   async unit() {
     // The harness tests drive the real Claude Code and Codex CLIs: installed on demand into .cache/harness-clis
     // (test-only, ~770 MB, kept out of the project's dependencies), once; their tests say so if this failed.
     const clis = await run(process.execPath, ['scripts/install-harness-clis.mjs']);
     if (clis.code !== 0) console.log('test: the real harness CLIs could not be installed; their tests are skipped and reported as such');
-    const files = findFiles(join(root, 'test'), '.test.ts').sort();
-    // An empty home of their own, as the e2e fixture gives its hosts: the shells the tests start read no startup
-    // files of the machine's user. A ~/.bashrc running `pyenv init` made every later bash hang once a test had closed
-    // a terminal while its shell was starting (pyenv's rehash lock was left behind): 15 tests timed out in one run.
-    const home = mkdtempSync(join(tmpdir(), 'omni-test-home-'));
-    const result = await run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...files], { OMNI_TEST: '1', HOME: home });
-    rmSync(home, { recursive: true, force: true });
-    passed += Number(/^# pass (\d+)/m.exec(result.out)?.[1] ?? 0);
-    failed += Number(/^# fail (\d+)/m.exec(result.out)?.[1] ?? 0);
-    skipped += Number(/^# skipped (\d+)/m.exec(result.out)?.[1] ?? 0);
-    return result;
+    return nodeTests(findFiles(join(root, 'test'), '.test.ts').sort(), {});
   },
+  stress: () => nodeTests(stressFiles().sort(), { OMNI_STRESS: '1' }),
   async e2e() {
     if (findFiles(join(root, 'e2e'), '.spec.ts').length === 0) return { code: 0, out: '' };
     const result = await run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'e2e/playwright.config.ts']);
@@ -77,8 +145,8 @@ for (const phase of phases) {
   console.log(`=== ${phase}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (code !== 0) {
     exitCode = 1;
-    if (phase !== 'unit' && phase !== 'e2e') failed++;
+    if (['typecheck', 'lint', 'build'].includes(phase)) failed++;
   }
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped (not counted as passed)` : ''}`);
-process.exit(exitCode);
+process.exitCode = exitCode;

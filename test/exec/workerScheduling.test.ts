@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { waitFor } from '../helpers';
 import { execFixture, type ExecFixture } from './execFixture';
+import { stressScale } from '../stressScale';
 
 const sessionId = (i: number) => `ses_worker${String(i).padStart(6, '0')}`;
 
@@ -25,11 +26,12 @@ function maxOverlap(intervals: { start: number; end: number }[]): number {
   return max;
 }
 
-test('10,000 runs across 50 sessions: each executes exactly once, one at a time per session, in queue order, several sessions at once', async (t) => {
+const RUNS = stressScale(10_000, 1_000);
+const SESSIONS = 50;
+
+test(`${RUNS.toLocaleString('en')} runs across ${SESSIONS} sessions: each executes exactly once, one at a time per session, in queue order, several sessions at once`, async (t) => {
   const f = await execFixture({ concurrency: 8 });
   t.after(() => f.close());
-  const RUNS = 10_000;
-  const SESSIONS = 50;
   for (let i = 0; i < RUNS; i++) {
     await f.shell({ action: 'spawn', command: ['/bin/true'], session_id: sessionId(i % SESSIONS) });
   }

@@ -5,8 +5,9 @@ import { MetaState, parseSessionState } from '../../src-main/node/host';
 import { tempDir } from '../helpers';
 import { bundleFixture } from './fixtures/bundle';
 import { startChild } from './fixtures/children';
+import { stressScale } from '../stressScale';
 
-const KILLS = 1000;
+const KILLS = stressScale(1000, 100);
 /** Writers running at once, each in its own process, so kills also land while another process waits for the lock. */
 const LANES = 5;
 
