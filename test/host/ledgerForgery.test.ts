@@ -13,7 +13,7 @@ import { deleteLedgerRecords, fileRecordAccount, ledgerFileIdentity, ledgerFiles
 import { signingKeyAccount } from '../../src-main/node/ledger/ledgerSigningKey';
 import { decideSigning } from '../../src-main/node/ledger/signingGate';
 import { storedCheckpoints } from '../../src-main/node/ledger/storedEntries';
-import { openDatabase } from '../../src-main/node/store/database';
+import { openDatabase, type Database } from '../../src-main/node/store/database';
 import type { Keychain } from '../../src-main/node/vault/keychain';
 import { Secret } from '../../src-main/node/vault/secret';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
@@ -33,6 +33,12 @@ function omni(...args: string[]) {
 }
 
 const dbOf = (home: string): string => join(home, 'memory', 'sessions.db');
+
+/** Checkpoints deleted and the ledger cut to a few entries before the first of them. */
+const cutBeforeFirstCheckpoint = (db: Database): void => {
+  db.exec('DELETE FROM ledger_checkpoints');
+  db.prepare('DELETE FROM audit_ledger WHERE seq >= ?').run(BEFORE_SIGNING - 5);
+};
 
 /**
  * A genuine home: ENTRIES entries, signed through the same gate the host uses, checkpoints at 30, 100, 200 and 277
@@ -118,25 +124,21 @@ if (needsPrivateKeyring) {
     const keychain = await openKeychain();
     const { home } = await genuineHome(t, keychain);
     const cutCopy = copyOf(t, home, keychain);
-    forge(dbOf(cutCopy), (db) => {
-      db.exec('DELETE FROM ledger_checkpoints');
-      db.prepare('DELETE FROM audit_ledger WHERE seq >= ?').run(BEFORE_SIGNING - 5);
-    });
+    forge(dbOf(cutCopy), cutBeforeFirstCheckpoint);
     const copyVerdict = omni('ledger', 'verify', '--home', cutCopy);
     assert.equal(copyVerdict.code, 1, copyVerdict.out);
     assert.match(copyVerdict.out, /this copy has 24 entries and no signed checkpoint: its checkpoints were deleted, or it was cut before its first one/);
 
     const emptyCopy = copyOf(t, home, keychain);
     forge(dbOf(emptyCopy), (db) => db.exec('DELETE FROM ledger_checkpoints; DELETE FROM audit_ledger;'));
-    // An empty copy has no ledger id to find its siblings by, and no record of its own: nothing vouches for it.
+    // An empty copy has no ledger id to find its siblings by, and no record of its own: nothing vouches for it, and
+    // verify says exactly that (never "intact").
     const emptyCopyVerdict = omni('ledger', 'verify', '--home', emptyCopy);
-    assert.notEqual(emptyCopyVerdict.code, 0, emptyCopyVerdict.out);
+    assert.equal(emptyCopyVerdict.code, 4, emptyCopyVerdict.out);
+    assert.match(emptyCopyVerdict.out, /^chain consistent, unsigned: 0 entries/m);
 
     const snapshot = copyOf(t, home, keychain);
-    forge(dbOf(home), (db) => {
-      db.exec('DELETE FROM ledger_checkpoints');
-      db.prepare('DELETE FROM audit_ledger WHERE seq >= ?').run(BEFORE_SIGNING - 5);
-    });
+    forge(dbOf(home), cutBeforeFirstCheckpoint);
     const cut = omni('ledger', 'verify', '--home', home);
     assert.equal(cut.code, 1, cut.out);
     assert.match(cut.out, new RegExp(`the keychain records a signed checkpoint at seq ${ENTRIES}, but the ledger ends at seq 24: entries 25-${ENTRIES} were removed`));
