@@ -4,7 +4,9 @@ import { ErrorBody } from '../contract/errors';
 /** Frames larger than this are refused before parsing, so a hostile page cannot make the host parse 1 GB of JSON. */
 export const MAX_FRAME_CHARS = 4 * 1024 * 1024;
 
-export const PROTOCOL_VERSION = 1;
+// No protocol version is sent: the page always comes from the host it talks to (the server or the app:// protocol
+// serves the renderer built with it), and both sides parse every frame with these schemas, so a stale page gets
+// typed errors, never misread frames; reloading it fetches the matching one.
 
 const Id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const Credit = z.number().int().positive().max(1 << 30);
