@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CheckpointStore } from '../src-main/node/host/checkpointStore';
+import { CheckpointStore } from '../src-main/node/goal/metaShell/checkpointStore';
 import { databasePath } from '../src-main/node/home';
 import { openDatabase } from '../src-main/node/store/database';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';

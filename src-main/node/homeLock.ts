@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireFileLock, LockTimeoutError, removeDeadLockLeftovers, type HeldLock, type LockHolder } from './host/fileLock';
-import { currentProcess } from './host/processIdentity';
+import { acquireFileLock, LockTimeoutError, removeDeadLockLeftovers, type HeldLock, type LockHolder } from './goal/metaShell/fileLock';
+import { currentProcess } from './goal/metaShell/processIdentity';
 
 /** The lock file of a home: `{pid, host, pid_start, acquired_at, token}` of the host that runs on it. */
 export function homeLockPath(home: string): string {

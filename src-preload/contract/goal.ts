@@ -11,7 +11,7 @@ import { SessionId } from './sessions';
 export type GoalJson = string | number | boolean | null | GoalJson[] | { [key: string]: GoalJson };
 export const GoalJson: z.ZodType<GoalJson> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(GoalJson), z.record(z.string(), GoalJson)]));
 
-/** The host checks session.json fully (src-main/node/host/sessionState.ts); this is its shape for the UI. */
+/** The host checks session.json fully (src-main/node/goal/metaShell/sessionState.ts); this is its shape for the UI. */
 export const GoalTask = z.object({
   id: z.string(),
   title: z.string(),

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { CheckpointEvent, Contract, GoalRunView, ProgressEntry } from '../../src-preload/contract';
 import type { RpcClient } from '../../src-preload/rpc';
 import { waitFor } from '../helpers';
-import { SPEC_EXAMPLE } from '../host-protocol/specExample';
+import { SPEC_EXAMPLE } from './metaShell/specExample';
 import { hostWithWorkspace } from '../server/connect';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

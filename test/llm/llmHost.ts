@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRunEvent, AgentRunInfo, ConsentAnswer, Contract } from '../../src-preload/contract';
 import type { RpcClient } from '../../src-preload/rpc';
-import type { AgentResponse, SpawnAgentOptions } from '../../src-main/node/host/spawnAgentTypes';
+import type { AgentResponse, SpawnAgentOptions } from '../../src-main/node/goal/metaShell/spawnAgentTypes';
 import { ProviderRegistry, type Provider } from '../../src-main/node/vault/providers';
 import { startServer, type RunningServer } from '../../src-main/server/server';
 import { tempDir } from '../helpers';

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { writeFileDurably } from '../base/durableWrite';
-import { MetaPathError, metaPaths, MetaState } from '../host';
-import { ensureMetaDir } from '../host/metaFiles';
+import { MetaPathError, metaPaths, MetaState } from './metaShell';
+import { ensureMetaDir } from './metaShell/metaFiles';
 import { DomainError } from '../base/domainError';
 
 export interface ContextFileContent {

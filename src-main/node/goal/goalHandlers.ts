@@ -1,8 +1,8 @@
 import type { goalContract } from '../../../src-preload/contract';
 import type { Handlers } from '../../../src-preload/rpc';
 import type { EventLog } from '../eventlog/eventLog';
-import type { CheckpointStore, ContextRecorder, ProgressLog } from '../host';
-import type { GoalRunService } from '../orchestrator/goalRunTypes';
+import type { CheckpointStore, ContextRecorder, ProgressLog } from './metaShell';
+import type { GoalRunService } from './orchestrator/goalRunTypes';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
 import { readContextFile, writeContextFile } from './contextFile';

@@ -1,5 +1,5 @@
 import type { GoalCheckpoint, SessionStateRead } from '../../../src-preload/contract';
-import { MetaState, SessionStateCorruptError, SessionStateInvalidError, type CheckpointRecord } from '../host';
+import { MetaState, SessionStateCorruptError, SessionStateInvalidError, type CheckpointRecord } from './metaShell';
 
 /** A stored checkpoint as the dialog shows it (no claim or journal details). */
 export function checkpointView(record: CheckpointRecord): GoalCheckpoint {

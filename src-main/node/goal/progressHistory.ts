@@ -1,6 +1,6 @@
 import type { EventLog } from '../eventlog/eventLog';
 import { EventKind } from '../eventlog/eventKinds';
-import type { ProgressEntry, ProgressLevel } from '../host';
+import type { ProgressEntry, ProgressLevel } from './metaShell';
 import type { Database } from '../store/database';
 
 /**

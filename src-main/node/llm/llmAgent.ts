@@ -2,7 +2,7 @@ import { DisposableStore, type Disposable } from '../../../src-preload/rpc';
 import { AgentRunEmitters } from '../agents/runtime/agentRunEmitters';
 import { describeUserInput } from '../agents/runtime/agentTurn';
 import { PausableDeadline } from '../agents/runtime/pausableDeadline';
-import type { JsonValue } from '../host/sessionState';
+import type { JsonValue } from '../goal/metaShell/sessionState';
 import { AgentStoppedError } from '../sandbox/wasm/sandboxErrors';
 import type { ModelClient, ModelEndpoint, ModelUsage } from './modelClient';
 import type { ResolvedModel } from './modelConfig';

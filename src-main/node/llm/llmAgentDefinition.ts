@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
-import type { ModelHint } from '../host/spawnAgentTypes';
+import type { ModelHint } from '../goal/metaShell/spawnAgentTypes';
 import { LlmConfigError } from './llmErrors';
 import { maxTokens, parseChoice, type ModelChoice } from './modelConfig';
 import { MODEL_APIS, type ModelApi } from './modelClient';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ModelHint } from '../host/spawnAgentTypes';
+import type { ModelHint } from '../goal/metaShell/spawnAgentTypes';
 import { LlmConfigError } from './llmErrors';
 import { MODEL_APIS, type ModelApi } from './modelClient';
 

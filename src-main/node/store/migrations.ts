@@ -309,7 +309,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 10,
     name: 'host protocol: checkpoints and their resume journal, context.md hashes',
-    // See src-main/node/host. A checkpoint moves pending → answered → resuming → resumed and never back; each move is
+    // See src-main/node/goal/metaShell. A checkpoint moves pending → answered → resuming → resumed and never back; each move is
     // a conditional UPDATE in checkpointStore.ts, so of concurrent callers (windows, processes, a restarted host) one
     // wins. The answer, once stored, never changes; the outcome of the resume is stored so every caller gets it.
     sql: `
@@ -368,7 +368,7 @@ export const migrations: readonly Migration[] = [
   {
     version: 11,
     name: 'harness sessions: Claude Code / Codex CLI sessions with their provider-typed continuation key',
-    // See src-main/node/harnessSessions. One row per CLI conversation the user started in a workspace session: what to
+    // See src-main/node/harness/sessions. One row per CLI conversation the user started in a workspace session: what to
     // relaunch after a restart (frontend, modes, the continuation key once observed, the cwd it began in). Never a
     // secret: the CLI's credentials come from the vault's proxy at each launch and are not stored here.
     sql: `

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../host/sessionState';
+import type { JsonValue } from '../../goal/metaShell/sessionState';
 
 /**
  * One turn of an agent as spawn_agent asks for it (spec/host-interface-v3.1.md §1): the two prompts and the options,
