@@ -2,10 +2,10 @@
 // crashing on the EPIPE of its next write.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { writeWatAgent } from './watAgent';
 
 const cli = join(__dirname, '../../src-main/cli/omni.ts');
 
@@ -27,7 +27,6 @@ function omniThenCloseAfter(keep: number, args: string[]): Promise<{ code: numbe
 
 /** A WASM agent that sends output events without end: only its reader going away (or the timeout) stops it. */
 async function endlessAgent(folder: string): Promise<void> {
-  const wabt = await (await import('wabt')).default();
   const event = `{\\"content_type\\":\\"text/x-log\\",\\"data\\":\\"${'y'.repeat(500)}\\",\\"chunk_id\\":\\"log\\"}`;
   const length = 500 + '{"content_type":"text/x-log","data":"","chunk_id":"log"}'.length;
   const wat = `(module
@@ -40,12 +39,7 @@ async function endlessAgent(folder: string): Promise<void> {
       global.get $next local.get $len i32.add global.set $next local.get $at)
     (func (export "omni_invoke") (param i32 i32)
       (loop $forever (drop (call $output (i32.const 16) (i32.const ${length}))) (br $forever))))`;
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'agent.wasm'), Buffer.from(wabt.parseWat('endless.wat', wat).toBinary({}).buffer));
-  writeFileSync(
-    join(folder, 'manifest.toml'),
-    'schema_version = "0.1"\nname = "endless"\nversion = "0.1.0"\nentry = "agent.wasm"\nsandbox = "wasm"\ncapabilities = []\noauth_scopes = []\nresources.cpu = "1"\nresources.mem = "1Mi"\nui.hints = ["log"]\n',
-  );
+  await writeWatAgent(folder, 'endless', wat);
 }
 
 test('omni agent run | head: the run is cut off quietly with 141, well before its timeout', { timeout: 60_000 }, async (t) => {

@@ -4,10 +4,10 @@
 // pausing after every chunk, and checks that every byte came.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { writeWatAgent } from './watAgent';
 import { hostWithWorkspace } from '../server/connect';
 
 const cli = join(__dirname, '../../src-main/cli/omni.ts');
@@ -63,7 +63,6 @@ const DATA_CHARS = 1000;
 
 /** A WASM agent that sends EVENTS output events of DATA_CHARS characters each, as fast as the runtime lets it. */
 async function floodAgent(folder: string): Promise<void> {
-  const wabt = await (await import('wabt')).default();
   const event = `{\\"content_type\\":\\"text/x-log\\",\\"data\\":\\"${'x'.repeat(DATA_CHARS)}\\",\\"chunk_id\\":\\"log\\"}`;
   const length = DATA_CHARS + '{"content_type":"text/x-log","data":"","chunk_id":"log"}'.length;
   const wat = `(module
@@ -79,12 +78,7 @@ async function floodAgent(folder: string): Promise<void> {
         (drop (call $output (i32.const 16) (i32.const ${length})))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br_if $more (i32.lt_u (local.get $i) (i32.const ${EVENTS}))))))`;
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'agent.wasm'), Buffer.from(wabt.parseWat('flood.wat', wat).toBinary({}).buffer));
-  writeFileSync(
-    join(folder, 'manifest.toml'),
-    'schema_version = "0.1"\nname = "flood"\nversion = "0.1.0"\nentry = "agent.wasm"\nsandbox = "wasm"\ncapabilities = []\noauth_scopes = []\nresources.cpu = "1"\nresources.mem = "1Mi"\nui.hints = ["log"]\n',
-  );
+  await writeWatAgent(folder, 'flood', wat);
 }
 
 test('omni agent run: a flood of events comes back whole through a slow pipe', { timeout: 90_000 }, async (t) => {
