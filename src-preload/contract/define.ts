@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** A request/response pair: the client sends `req`, the server answers `res`. */
 export interface CallDef<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
@@ -42,6 +42,35 @@ export function stream<Key extends z.ZodType, Item extends z.ZodType>(
   return { kind: 'stream', key, item, weight, text };
 }
 
+/**
+ * What a live list's stream carries: the whole list once, first, then each change to it by id. Everything travels in
+ * one stream, in the order the host saw it, so no change can fall between reading the list and hearing of changes.
+ */
+export type LiveListFrame<T> = { kind: 'snapshot'; items: T[] } | { kind: 'upsert'; item: T } | { kind: 'remove'; id: string };
+
+/**
+ * A list that stays live: a stream (same frames, same credit) whose items are LiveListFrames of `list.item`.
+ * `list.idOf` names an item; a snapshot never holds two items with one id (the host refuses to send one).
+ */
+export interface LiveListDef<Key extends z.ZodType = z.ZodType, Item extends z.ZodType = z.ZodType>
+  extends StreamDef<Key, z.ZodType<LiveListFrame<z.output<Item>>, LiveListFrame<z.input<Item>>>> {
+  readonly list: { readonly item: Item; readonly idOf: (item: z.output<Item>) => string };
+}
+
+/** A live list keyed by `key` (a session, say) of `item`s named by `idOf`. One frame costs one unit of credit. */
+export function liveList<Key extends z.ZodType, Item extends z.ZodType>(
+  key: Key,
+  item: Item,
+  idOf: (item: z.output<Item>) => string,
+): LiveListDef<Key, Item> {
+  const frame = z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('snapshot'), items: z.array(item) }),
+    z.object({ kind: z.literal('upsert'), item }),
+    z.object({ kind: z.literal('remove'), id: z.string().min(1).max(200) }),
+  ]) as unknown as z.ZodType<LiveListFrame<z.output<Item>>, LiveListFrame<z.input<Item>>>;
+  return { kind: 'stream', key, item: frame, weight: () => 1, list: { item, idOf } };
+}
+
 export type ContractMap = Record<string, CallDef | StreamDef>;
 
 export type CallNames<C extends ContractMap> = { [K in keyof C]: C[K] extends CallDef ? K : never }[keyof C] & string;
@@ -55,3 +84,8 @@ export type StreamKey<C extends ContractMap, K extends StreamNames<C>> =
   C[K] extends StreamDef<infer Key> ? z.input<Key> : never;
 export type StreamItem<C extends ContractMap, K extends StreamNames<C>> =
   C[K] extends StreamDef<z.ZodType, infer I> ? z.output<I> : never;
+export type LiveListNames<C extends ContractMap> = { [K in keyof C]: C[K] extends LiveListDef ? K : never }[keyof C] & string;
+export type LiveListKey<C extends ContractMap, K extends LiveListNames<C>> =
+  C[K] extends LiveListDef<infer Key> ? z.input<Key> : never;
+export type LiveListItem<C extends ContractMap, K extends LiveListNames<C>> =
+  C[K] extends LiveListDef<z.ZodType, infer I> ? z.output<I> : never;

@@ -2,6 +2,7 @@ export * from './binaryFrame';
 export * from './creditWindow';
 export * from './disposable';
 export * from './frames';
+export * from './liveListHandler';
 export * from './memoryTransport';
 export * from './rpcClient';
 export * from './rpcServer';
