@@ -4,8 +4,8 @@ import { RENDERER_ENTRY_URL } from './rendererOrigin';
 /**
  * The app window. Its page is untrusted (DESIGN.md, invariant 7): it runs in Chromium's sandbox, isolated from
  * the preload's world, without Node, with the same-origin policy on and no <webview>; the preload only hands it
- * a MessagePort. The preferences are written out literally here so that reviewers, test/electronShellSecurity
- * and Electronegativity can all read them in one place.
+ * a MessagePort. The preferences are written out literally here so that reviewers,
+ * test/electron-main/electronShellSecurity and Electronegativity can all read them in one place.
  */
 export function createMainWindow(preloadPath: string, allowDevTools: boolean): BrowserWindow {
   const window = new BrowserWindow({

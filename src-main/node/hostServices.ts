@@ -69,11 +69,11 @@ export interface HostServices {
   readonly consent: ConsentEngine;
   /** Connections (API keys, OAuth), handles and the credential proxy (docs/credentials.md). */
   readonly credentials: CredentialServices;
-  /** The host protocol's durable core (docs/host-protocol.md): checkpoints, log_progress, context.md in the ledger. */
+  /** The host protocol's durable core (docs/meta-shell-protocol.md): checkpoints, log_progress, context.md in the ledger. */
   readonly checkpoints: CheckpointStore;
   readonly progress: ProgressLog;
   readonly contextRecorder: ContextRecorder;
-  /** spawn_agent (docs/host-protocol.md): `spawnAgent.spawn(...)`, its checkpoints' resume and wait. */
+  /** spawn_agent (docs/meta-shell-protocol.md): `spawnAgent.spawn(...)`, its checkpoints' resume and wait. */
   readonly spawnAgent: SpawnAgentService;
   /** The orchestrator: goal runs (plan, execute, verify, halt, resume, rollback) per session (docs/orchestrator.md). */
   readonly goalRuns: GoalRunService;
@@ -132,7 +132,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     }),
   );
 
-  // The host protocol's durable core (docs/host-protocol.md), one of each for spawn_agent, the orchestrator and the
+  // The host protocol's durable core (docs/meta-shell-protocol.md), one of each for spawn_agent, the orchestrator and the
   // goal view. Answers and progress lines are free text: scrubbed before SQLite, the ledger or the UI sees them.
   const progress = owner.add(new ProgressLog({ events: events.log, scrub: (text) => scrubber.scrubText(text) }));
   const checkpoints = new CheckpointStore(db, { ledger, scrub: (answer) => scrubber.scrubPayload({ answer }).answer });

@@ -1,7 +1,7 @@
 /**
  * Every use of node-pty's private fields, in one place: PtyProcess needs two things node-pty does not offer (its
  * reads as bytes, and the master descriptor to drain after an early end-of-file), and both reach past its API. A
- * node-pty upgrade that renames or reshapes these fields is caught by test/host/nodePtyInternals.test.ts, which
+ * node-pty upgrade that renames or reshapes these fields is caught by test/terminals/nodePtyInternals.test.ts, which
  * names the field; each function here degrades to doing nothing rather than throwing, so such an upgrade costs the
  * optimisation or the drain, never a terminal.
  *

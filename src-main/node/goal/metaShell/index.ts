@@ -1,5 +1,5 @@
 // The Meta-Shell host protocol's durable core (spec/host-interface-v3.1.md, spec/meta-state-files.md); see
-// docs/host-protocol.md. spawn_agent and the orchestrator build on these.
+// docs/meta-shell-protocol.md. spawn_agent and the orchestrator build on these.
 export { MetaState, DEFAULT_LOCK_TIMEOUT_MS, SessionStateCorruptError, SessionStateMissingError, type MetaStateOptions } from './metaState';
 export { SessionStateSchema, SessionStateInvalidError, parseSessionState, initialSessionState, SESSION_STATUSES, TASK_STATUSES, type SessionState, type SessionStatus, type PlanTask, type JsonValue } from './sessionState';
 export { StateKeyError, setAtKey } from './stateKey';

@@ -46,7 +46,7 @@ export interface MetaStateOptions {
 type Parsed = { state: SessionState } | { corrupt: string } | { absent: true };
 
 /**
- * A workspace's `.meta` state files, for the host and the `omni` CLI alike (see docs/host-protocol.md).
+ * A workspace's `.meta` state files, for the host and the `omni` CLI alike (see docs/meta-shell-protocol.md).
  * Every change to session.json is read–modify–write under a lock that holds across processes, validated against the
  * SessionState schema before anything is written, and written atomically (temporary file, fsync, rename, fsync of
  * the folder). A session.json that is not JSON is never silently replaced: it is moved aside and reported

@@ -9,16 +9,16 @@ import { join, sep } from 'node:path';
 import { describe, test } from 'node:test';
 import { build } from 'esbuild';
 import ts from 'typescript';
-import { RENDERER_CONTENT_SECURITY_POLICY, RENDERER_SECURITY_HEADERS } from '../src-main/electron-main/contentSecurityPolicy';
-import { isSafeExternalUrl } from '../src-main/electron-main/externalLinks';
-import { parseHostToMainMessage, parseMainToHostMessage } from '../src-main/electron-main/hostProcessMessages';
-import { electronNativeModulesDir, NATIVE_BUILD_MARKER } from '../src-main/electron-main/nativeModulesDir';
-import { isPermissionGranted } from '../src-main/electron-main/permissionPolicy';
-import { lookupRendererFile } from '../src-main/electron-main/rendererFiles';
-import { isRendererUrl, RENDERER_ENTRY_URL } from '../src-main/electron-main/rendererOrigin';
-import { isTrustedTopFrame } from '../src-main/electron-main/trustedFrame';
+import { RENDERER_CONTENT_SECURITY_POLICY, RENDERER_SECURITY_HEADERS } from '../../src-main/electron-main/contentSecurityPolicy';
+import { isSafeExternalUrl } from '../../src-main/electron-main/externalLinks';
+import { parseHostToMainMessage, parseMainToHostMessage } from '../../src-main/electron-main/hostProcessMessages';
+import { electronNativeModulesDir, NATIVE_BUILD_MARKER } from '../../src-main/electron-main/nativeModulesDir';
+import { isPermissionGranted } from '../../src-main/electron-main/permissionPolicy';
+import { lookupRendererFile } from '../../src-main/electron-main/rendererFiles';
+import { isRendererUrl, RENDERER_ENTRY_URL } from '../../src-main/electron-main/rendererOrigin';
+import { isTrustedTopFrame } from '../../src-main/electron-main/trustedFrame';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const shellDir = join(root, 'src-main', 'electron-main');
 
 function parse(file: string): ts.SourceFile {

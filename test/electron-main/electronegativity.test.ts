@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 const requireFromProject = createRequire(join(root, 'package.json'));
 const electronVersion = (requireFromProject('electron/package.json') as { version: string }).version;
 const runnerPath = requireFromProject.resolve('@doyensec/electronegativity');
@@ -31,7 +31,7 @@ interface Finding {
 const JUSTIFIED: Readonly<Record<string, string>> = {
   'CSP_GLOBAL_CHECK N/A':
     'The CSP is a response header set by the app:// protocol handler (appProtocol.ts, contentSecurityPolicy.ts); ' +
-    'Electronegativity only recognizes <meta> tags and webRequest.onHeadersReceived. test/electronShellSecurity checks the policy.',
+    'Electronegativity only recognizes <meta> tags and webRequest.onHeadersReceived. test/electron-main/electronShellSecurity checks the policy.',
   'PRELOAD_JS_CHECK electron-main/mainWindow.ts':
     'The preload exposes no API (no contextBridge); it forwards one MessagePort, handed over only after the main ' +
     'process verified the requesting frame (windowPortBroker.ts).',
