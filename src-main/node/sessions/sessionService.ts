@@ -3,6 +3,7 @@ import { basename, isAbsolute } from 'node:path';
 import { type Session, type SessionChange } from '../../../src-preload/contract';
 import { DomainError } from '../base/domainError';
 import { Emitter } from '../../../src-preload/rpc';
+import { AsyncEmitter } from '../base/asyncEmitter';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
@@ -42,10 +43,22 @@ export function resolveWorkspace(input: string): string {
   return real;
 }
 
+/** Who closed which session: what the session's parts need to stop their work and record who asked. */
+export interface SessionClosed {
+  sessionId: string;
+  actor: string;
+}
+
 /** Sessions on workspace folders: created, renamed, closed and reopened by the user, kept in SQLite. */
 export class SessionService {
   private readonly changed = new Emitter<SessionChange>();
   readonly onDidChange = this.changed.event;
+  private readonly closed = new AsyncEmitter<SessionClosed>();
+  /**
+   * A session was closed: what runs in it (terminals, process runs, harness sessions) stops. `close` resolves once
+   * every listener has, so the person who closed it sees nothing of it still running.
+   */
+  readonly onDidClose = this.closed.event;
 
   constructor(
     private readonly db: Database,
@@ -98,9 +111,11 @@ export class SessionService {
     return this.update(id, { name }, { type: 'session.rename', actor, payload: { from: before.name, to: name } });
   }
 
-  close(id: string, actor: string): Session {
+  async close(id: string, actor: string): Promise<Session> {
     this.get(id);
-    return this.update(id, { status: 'closed' }, { type: 'session.close', actor, payload: {} });
+    const session = this.update(id, { status: 'closed' }, { type: 'session.close', actor, payload: {} });
+    await this.closed.fire({ sessionId: id, actor });
+    return session;
   }
 
   reopen(id: string, actor: string): Session {
@@ -127,5 +142,6 @@ export class SessionService {
 
   dispose(): void {
     this.changed.dispose();
+    this.closed.dispose();
   }
 }

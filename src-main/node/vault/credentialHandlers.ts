@@ -1,6 +1,6 @@
 import type { ConnectionInfo, Contract } from '../../../src-preload/contract';
 import { DisposableStore, type Handlers } from '../../../src-preload/rpc';
-import type { Connection, ConnectionView, Connections } from './connections';
+import type { Connection, ConnectionView } from './connections';
 import type { CredentialServices } from './credentialServices';
 import { Secret } from './secret';
 
@@ -24,36 +24,35 @@ type CredentialHandlers = Pick<
  * text in the frame and is wrapped in a Secret before anything else touches it; no answer carries it back.
  */
 export function createCredentialHandlers(
-  /** A getter: the host composes the credentials backend after its handler map (on the keychain promise). */
-  services: () => CredentialServices,
+  services: CredentialServices,
   actor: string,
 ): CredentialHandlers {
-  const connections = (): Connections => services().connections;
+  const { connections } = services;
   return {
     // Answers once the keychain has (the vault says "still opening" until then, which is no state to show a user).
     'credentials.status': async () => {
-      await services().vault.ready;
-      return connections().status();
+      await services.vault.ready;
+      return connections.status();
     },
-    'credentials.providers': () => connections().providers(),
-    'credentials.list': ({ includeDisconnected }) => connections().list({ includeDisconnected }).map(toInfo),
+    'credentials.providers': () => connections.providers(),
+    'credentials.list': ({ includeDisconnected }) => connections.list({ includeDisconnected }).map(toInfo),
     'credentials.addApiKey': ({ provider, apiKey, label, baseUrl }) =>
-      typed(() => connections().addApiKey({ provider, apiKey: new Secret(apiKey), label, baseUrl }, actor)).then(withoutHandles),
-    'credentials.startDeviceFlow': ({ provider, scopes, label }) => typed(() => connections().startDeviceFlow({ provider, scopes, label }, actor)),
-    'credentials.startPkce': ({ provider, scopes, label }) => typed(() => connections().startPkce({ provider, scopes, label }, actor)),
-    'credentials.cancelFlow': ({ flowId }) => ({ cancelled: connections().cancelFlow(flowId) }),
-    'credentials.refresh': ({ connectionId }) => typed(() => connections().refresh(connectionId, actor)).then(withoutHandles),
+      typed(() => connections.addApiKey({ provider, apiKey: new Secret(apiKey), label, baseUrl }, actor)).then(withoutHandles),
+    'credentials.startDeviceFlow': ({ provider, scopes, label }) => typed(() => connections.startDeviceFlow({ provider, scopes, label }, actor)),
+    'credentials.startPkce': ({ provider, scopes, label }) => typed(() => connections.startPkce({ provider, scopes, label }, actor)),
+    'credentials.cancelFlow': ({ flowId }) => ({ cancelled: connections.cancelFlow(flowId) }),
+    'credentials.refresh': ({ connectionId }) => typed(() => connections.refresh(connectionId, actor)).then(withoutHandles),
     'credentials.disconnect': async ({ connectionId }) => {
-      const result = await typed(() => connections().disconnect(connectionId, actor));
+      const result = await typed(() => connections.disconnect(connectionId, actor));
       return { ...result, connection: withoutHandles(result.connection) };
     },
-    'credentials.flowEvents': (_key, sink) => connections().onDidProgressFlow((event) => sink.push(event)),
+    'credentials.flowEvents': (_key, sink) => connections.onDidProgressFlow((event) => sink.push(event)),
     'credentials.changes': (_key, sink) => {
       const owner = new DisposableStore();
-      owner.add(connections().onDidChange((connection) => sink.push({ connectionId: connection.id })));
+      owner.add(connections.onDidChange((connection) => sink.push({ connectionId: connection.id })));
       // An agent's handle beginning or ending changes who holds handles to the connection.
-      owner.add(connections().handles.onDidIssue((record) => sink.push({ connectionId: record.connectionId })));
-      owner.add(connections().handles.onDidInvalidate(({ record }) => sink.push({ connectionId: record.connectionId })));
+      owner.add(connections.handles.onDidIssue((record) => sink.push({ connectionId: record.connectionId })));
+      owner.add(connections.handles.onDidInvalidate(({ record }) => sink.push({ connectionId: record.connectionId })));
       return owner;
     },
   };

@@ -15,7 +15,7 @@ export interface CredentialServicesOptions {
   db: Database;
   ledger: Ledger;
   /**
-   * The host's keychain, or the promise of it (hostServices' keychainReady: operations wait for it); without one,
+   * The host's keychain, or the promise of it (the host's keychain promise: operations wait for it); without one,
    * credential features report themselves off.
    */
   keychain: HostKeychain | Promise<HostKeychain>;

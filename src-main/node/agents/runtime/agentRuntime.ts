@@ -39,10 +39,9 @@ export interface AgentRuntimeOptions {
   native?: { sandbox: () => NativeSandbox; consent: Pick<ConsentEngine, 'ask' | 'list'> };
   /**
    * Connections for agents that declare oauth:<provider>.<scope> and run outside the WASM host calls (native
-   * programs): a handle per granted capability, reached through the credential proxy. Looked up at each start (the
-   * host makes its credential services after the runtime).
+   * programs): a handle per granted capability, reached through the credential proxy.
    */
-  credentials?: () => AgentCredentialBroker | undefined;
+  credentials?: AgentCredentialBroker;
   /** Model-backed agents (entry *.llm.toml, docs/llm-agents.md): the consent engine and llm-models.json. */
   llm?: LlmAgentHost;
   /** Messages queued for the session's agent since its last turn (watcher events of runs), taken as delivered. */
@@ -211,7 +210,7 @@ export class AgentRuntime implements Disposable {
     let running: RunningAgent | undefined;
     try {
       run.lifecycle.move('Initialized', 'host');
-      if (isModelAgentEntry(manifest.entry)) running = await startLlmAgent({ host: this.options.llm, agent, run, credentials: this.options.credentials?.(), deadlineMs: this.deadlineOf(run), files: () => this.workspaceFor(run, workspace) });
+      if (isModelAgentEntry(manifest.entry)) running = await startLlmAgent({ host: this.options.llm, agent, run, credentials: this.options.credentials, deadlineMs: this.deadlineOf(run), files: () => this.workspaceFor(run, workspace) });
       else running = manifest.sandbox === 'native' ? await this.startNative(run, agent, workspace) : await this.startWasm(run, agent, workspace);
       if (!running) return;
       this.agents.set(run.info.id, running);
@@ -329,7 +328,7 @@ export class AgentRuntime implements Disposable {
       .filter((grant) => grant.agentId === agentId && grant.capability === 'network' && grant.status === 'live' && grant.scope)
       .map((grant) => grant.scope!);
     // A granted connection: the proxy's variables (a dummy key) and the bridge to the proxy inside the sandbox.
-    const access = await proxyAccessFor({ agentId, sessionId, capabilities: manifest.capabilities, consent: native.consent, credentials: this.options.credentials?.(), signal: run.stopSignal });
+    const access = await proxyAccessFor({ agentId, sessionId, capabilities: manifest.capabilities, consent: native.consent, credentials: this.options.credentials, signal: run.stopSignal });
     for (const note of access.notes) run.push({ kind: 'output', cardId: 'log', cardKind: 'log', contentType: 'text/x-log', language: null, data: note });
     const launch = await sandbox.prepareLaunch({
       argv: [manifest.entryPath],

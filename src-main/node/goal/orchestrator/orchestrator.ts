@@ -18,7 +18,7 @@ import { rollbackTask } from './taskRollback';
 import { WorkspaceGit } from './workspaceGit';
 
 export interface OrchestratorOptions {
-  /** spawn_agent (host/spawnAgent.ts in the app; a scripted stand-in for the LLM in tests). */
+  /** spawn_agent (goal/metaShell/spawnAgent.ts in the app; a scripted stand-in for the LLM in tests). */
   spawnAgent: SpawnAgent;
   /** The session's workspace folder (SessionService.get(id).workspace); throws for an unknown session. */
   workspaceOf: (sessionId: string) => string;

@@ -3,23 +3,21 @@ import type { Handlers } from '../../../../src-preload/rpc';
 import type { HarnessSessionService } from './harnessSessionService';
 
 /** The `harness.*` calls and streams: harness sessions as the person at the UI starts, resumes and stops them. */
-export function createHarnessHandlers(harness: () => HarnessSessionService, actor: string): Handlers<typeof harnessContract> {
+export function createHarnessHandlers(harness: HarnessSessionService, actor: string): Handlers<typeof harnessContract> {
   return {
-    'harness.start': ({ sessionId, ...request }) => harness().start(sessionId, request, actor),
-    'harness.resume': ({ id, ...request }) => harness().resume(id, request, actor),
-    'harness.stop': ({ id }) => harness().stop(id, actor),
-    'harness.list': ({ sessionId }) => harness().list(sessionId),
+    'harness.start': ({ sessionId, ...request }) => harness.start(sessionId, request, actor),
+    'harness.resume': ({ id, ...request }) => harness.resume(id, request, actor),
+    'harness.stop': ({ id }) => harness.stop(id, actor),
+    'harness.list': ({ sessionId }) => harness.list(sessionId),
     'harness.changes': ({ sessionId }, sink) => {
-      const service = harness();
-      service.list(sessionId);
-      return service.onDidChange((session) => {
+      harness.list(sessionId);
+      return harness.onDidChange((session) => {
         if (session.sessionId === sessionId) sink.push(session);
       });
     },
     'harness.output': ({ id }, sink) => {
-      const service = harness();
-      service.get(id);
-      return service.attachOutput(id, sink);
+      harness.get(id);
+      return harness.attachOutput(id, sink);
     },
   };
 }

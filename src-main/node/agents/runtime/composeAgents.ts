@@ -1,0 +1,49 @@
+import type { AreaComposition } from '../../base/areaComposition';
+import type { ConsentEngine } from '../../consent/consentEngine';
+import type { ExecService } from '../../exec/execService';
+import type { Ledger } from '../../ledger/ledger';
+import { modelConfigPath } from '../../llm';
+import type { NativeSandbox } from '../../sandbox/native/nativeSandbox';
+import { AgentStore } from '../../sandbox/wasm/agentStore';
+import { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
+import type { SessionService } from '../../sessions/sessionService';
+import type { Database } from '../../store/database';
+import type { CredentialServices } from '../../vault/credentialServices';
+import type { AgentRegistry } from '../registry/agentRegistry';
+import { createAgentHandlers } from './agentHandlers';
+import { AgentRuntime } from './agentRuntime';
+
+export interface AgentsDeps {
+  home: string;
+  db: Database;
+  ledger: Ledger;
+  sessions: SessionService;
+  consent: ConsentEngine;
+  registry: AgentRegistry;
+  exec: ExecService;
+  nativeSandbox: NativeSandbox;
+  credentials: CredentialServices;
+  actor: string;
+}
+
+/**
+ * Agents at work: WASM modules in their sandbox (its shell tool is the session's process runs, its credentials the
+ * vault's injector), native programs in the OS sandbox, model-backed agents. Watcher events of the session's runs
+ * reach its next agent turn (spec shell-exec-actions: steer backlog).
+ */
+export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, ReturnType<typeof createAgentHandlers>> {
+  const { db, ledger, consent, exec, credentials } = deps;
+  const audit = (entry: Parameters<Ledger['append']>[0]) => ledger.append(entry);
+  const agents = new AgentRuntime({
+    registry: deps.registry,
+    sessions: deps.sessions,
+    ledger,
+    sandbox: () =>
+      new WasmSandbox({ consent, store: new AgentStore(db), audit, warmProcesses: 1, shell: (request, caller) => exec.shell(request, caller), credentials: credentials.injector }),
+    native: { sandbox: () => deps.nativeSandbox, consent },
+    credentials,
+    llm: { consent, modelConfigFile: modelConfigPath(deps.home), store: new AgentStore(db), audit },
+    takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
+  });
+  return { service: agents, handlers: createAgentHandlers(agents, deps.actor), dispose: () => agents.dispose() };
+}

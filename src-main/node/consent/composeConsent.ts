@@ -1,0 +1,32 @@
+import type { AreaComposition } from '../base/areaComposition';
+import type { HostLog } from '../base/hostLog';
+import type { Ledger } from '../ledger/ledger';
+import type { Database } from '../store/database';
+import { ConsentEngine } from './consentEngine';
+import { createConsentHandlers } from './consentHandlers';
+import { UiConsentChannel } from './uiConsentChannel';
+
+export interface ConsentDeps {
+  db: Database;
+  ledger: Ledger;
+  log: HostLog;
+  actor: string;
+}
+
+/**
+ * Grants, checks at every use, prompts through the UI's consent cards, expiry and revocation. Disposing denies (and
+ * records) the prompts still waiting; grants stay in the database for the next run.
+ */
+export function composeConsent({ db, ledger, log, actor }: ConsentDeps): AreaComposition<ConsentEngine, ReturnType<typeof createConsentHandlers>> {
+  const consent = new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) });
+  const cards = new UiConsentChannel();
+  const attached = consent.attachChannel(cards);
+  return {
+    service: consent,
+    handlers: createConsentHandlers(consent, cards, actor),
+    dispose() {
+      consent.dispose();
+      attached.dispose();
+    },
+  };
+}

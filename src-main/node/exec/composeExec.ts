@@ -1,0 +1,49 @@
+import type { AreaComposition } from '../base/areaComposition';
+import type { HostLog } from '../base/hostLog';
+import type { AgentRegistry } from '../agents/registry/agentRegistry';
+import type { ConsentEngine } from '../consent/consentEngine';
+import type { Ledger } from '../ledger/ledger';
+import type { NativeSandbox } from '../sandbox/native/nativeSandbox';
+import type { SessionService } from '../sessions/sessionService';
+import type { Database } from '../store/database';
+import type { SecretScrubber } from '../vault/secretScrubber';
+import { agentRunLauncher } from './agentRunLauncher';
+import { createExecHandlers } from './execHandlers';
+import { ExecService } from './execService';
+
+export interface ExecDeps {
+  db: Database;
+  ledger: Ledger;
+  sessions: SessionService;
+  consent: ConsentEngine;
+  sandbox: NativeSandbox;
+  registry: AgentRegistry;
+  scrubber: SecretScrubber;
+  log: HostLog;
+  actor: string;
+}
+
+/**
+ * Process runs (the shell tool): the user's run as asked, an agent's inside the native sandbox with its manifest's
+ * resources. Runs the previous host left running are recovered at once; a closed session's runs are killed.
+ */
+export function composeExec(deps: ExecDeps): AreaComposition<ExecService, ReturnType<typeof createExecHandlers>> {
+  const { db, ledger, sessions, consent, sandbox, registry, scrubber, log } = deps;
+  const exec = new ExecService(db, ledger, {
+    launcher: agentRunLauncher({ sandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
+    onError: (error) => log.error('exec:', error),
+    scrubber,
+  });
+  const started = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
+  const closing = sessions.onDidClose(({ sessionId, actor }) => exec.killSessionRuns(sessionId, actor));
+  return {
+    service: exec,
+    handlers: createExecHandlers(exec, sessions, sandbox, deps.actor),
+    async dispose() {
+      closing.dispose();
+      await started;
+      // Running processes end with the host; their runs stay `running` and are recovered at the next start.
+      await exec.dispose();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { join } from 'node:path';
+import type { AreaComposition } from '../base/areaComposition';
+import type { HostLog } from '../base/hostLog';
+import type { ConsentEngine } from '../consent/consentEngine';
+import type { Ledger } from '../ledger/ledger';
+import type { SessionService } from '../sessions/sessionService';
+import type { Database } from '../store/database';
+import type { TerminalService } from '../terminals/terminalService';
+import type { CredentialServices } from '../vault/credentialServices';
+import { executablesFromEnv } from './sessions/harnessExecutables';
+import { createHarnessHandlers } from './sessions/harnessHandlers';
+import { HarnessSessionService } from './sessions/harnessSessionService';
+
+export interface HarnessDeps {
+  home: string;
+  db: Database;
+  ledger: Ledger;
+  sessions: SessionService;
+  terminals: TerminalService;
+  credentials: CredentialServices;
+  consent: ConsentEngine;
+  log: HostLog;
+  actor: string;
+}
+
+/** Claude Code / Codex CLI sessions: launched through the credential proxy, resumable after a restart, stopped with their session. */
+export function composeHarness(deps: HarnessDeps): AreaComposition<HarnessSessionService, ReturnType<typeof createHarnessHandlers>> {
+  const { db, ledger, sessions, terminals, credentials, consent, log } = deps;
+  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, aspHome: join(deps.home, 'harness'), executables: executablesFromEnv(), onError: (error) => log.error('harness:', error) });
+  const closing = sessions.onDidClose(({ sessionId, actor }) => harness.stopSession(sessionId, actor));
+  return {
+    service: harness,
+    handlers: createHarnessHandlers(harness, deps.actor),
+    async dispose() {
+      closing.dispose();
+      await harness.dispose();
+    },
+  };
+}
