@@ -7,6 +7,9 @@ export class DisposableStore implements Disposable {
   private readonly items: Disposable[] = [];
   private disposed = false;
 
+  /** `onError`: where an item's failure to dispose goes; without it, dispose throws once every item is disposed. */
+  constructor(private readonly onError?: (error: unknown) => void) {}
+
   add<T extends Disposable>(item: T): T {
     if (this.disposed) {
       item.dispose();
@@ -20,16 +23,24 @@ export class DisposableStore implements Disposable {
     return this.disposed;
   }
 
+  /**
+   * Disposes every item even if some throw (one failing owner must not keep the others alive), then reports what
+   * failed (to `onError`, else by throwing it), so a failure reaches whoever owns this store instead of vanishing.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    const errors: unknown[] = [];
     for (const item of this.items.splice(0).reverse()) {
       try {
         item.dispose();
-      } catch {
-        // One failing owner must not keep the others alive.
+      } catch (error) {
+        if (this.onError) this.onError(error);
+        else errors.push(error);
       }
     }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, `${errors.length} disposables failed`);
   }
 }
 

@@ -65,7 +65,8 @@ class RawText {
  * frame schema and then against the contract, and answered with a typed error when anything is off.
  */
 export class RpcServer<C extends ContractMap> implements Disposable {
-  private readonly store = new DisposableStore();
+  // A stream's producer that fails to stop is reported like a failing handler, never thrown into the transport.
+  private readonly store = new DisposableStore((error) => this.options.onInternalError?.('connection', error));
   private readonly subscriptions = new Map<number, { window: CreditWindow<unknown>; owner: DisposableStore }>();
   private readonly maxFrameChars: number;
   readonly context: ConnectionContext;
@@ -174,7 +175,7 @@ export class RpcServer<C extends ContractMap> implements Disposable {
       this.fail(id, invalidParams(`invalid key for ${name}`, key.error));
       return;
     }
-    const owner = new DisposableStore();
+    const owner = new DisposableStore((error) => this.options.onInternalError?.(name, error));
     let pause = (): void => {};
     let resume = (): void => {};
     let closed = false;
