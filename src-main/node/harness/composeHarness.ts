@@ -1,24 +1,12 @@
 import { join } from 'node:path';
 import type { AreaComposition } from '../base/areaComposition';
 import type { HostLog } from '../base/hostLog';
-import type { ConsentEngine } from '../consent/consentEngine';
-import type { Ledger } from '../ledger/ledger';
-import type { SessionService } from '../sessions/sessionService';
-import type { Database } from '../store/database';
-import type { TerminalService } from '../terminals/terminalService';
-import type { CredentialServices } from '../vault/credentialServices';
 import { executablesFromEnv } from './sessions/harnessExecutables';
 import { createHarnessHandlers } from './sessions/harnessHandlers';
-import { HarnessSessionService } from './sessions/harnessSessionService';
+import { HarnessSessionService, type HarnessSessionServiceOptions } from './sessions/harnessSessionService';
 
-export interface HarnessDeps {
+export interface HarnessDeps extends Pick<HarnessSessionServiceOptions, 'db' | 'ledger' | 'sessions' | 'terminals' | 'credentials' | 'consent'> {
   home: string;
-  db: Database;
-  ledger: Ledger;
-  sessions: SessionService;
-  terminals: TerminalService;
-  credentials: CredentialServices;
-  consent: ConsentEngine;
   log: HostLog;
   actor: string;
 }
