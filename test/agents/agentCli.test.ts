@@ -4,12 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { DRAFT_00, manifestText, writeAgent } from './agentFolders';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 function omni(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout + result.stderr };
 }
 

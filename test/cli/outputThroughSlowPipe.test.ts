@@ -7,10 +7,11 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { writeWatAgent } from './watAgent';
 import { hostWithWorkspace } from '../server/connect';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 /** Pause after each chunk: the writer fills the pipe long before the reader has emptied it. */
 const READ_PAUSE_MS = 8;
@@ -18,7 +19,7 @@ const READ_PAUSE_MS = 8;
 /** Runs `omni` with stdout and stderr on pipes that this process reads slowly; resolves when it has exited. */
 function omniReadSlowly(args: string[]): Promise<{ code: number | null; out: Buffer; err: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {

@@ -4,11 +4,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 function omni(home: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args, '--home', home], { encoding: 'utf8', env: { ...process.env, OMNI_HOME: '' } });
+  const result = spawnSync(process.execPath, [cli, ...args, '--home', home], { encoding: 'utf8', env: { ...process.env, OMNI_HOME: '' } });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { ModuleRefusedError } from '../../src-main/node/sandbox/wasm/sandboxErrors';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { FixedGrants } from './fixedGrants';
 import { callingGuest, type GuestResponse } from './guests';
 import { AGENT, invokeInput, sandboxHarness, SESSION } from './harness';
@@ -126,10 +127,10 @@ test('scaffolder: a file that exists is left exactly as it was and reported; the
   });
   mkdirSync(join(workspace.path, 'demo-lib'));
   writeFileSync(join(workspace.path, 'demo-lib/README.md'), '# my own notes\n');
-  const cli = join(__dirname, '../../src-main/cli/omni.ts');
+  const cli = omniCli();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', cli, 'agent', 'run', 'scaffolder', '--workspace', workspace.path, '--prompt', 'scaffold demo-lib', '--home', home.path, '--grant', 'files.write:demo-lib/**@10m'],
+    [cli, 'agent', 'run', 'scaffolder', '--workspace', workspace.path, '--prompt', 'scaffold demo-lib', '--home', home.path, '--grant', 'files.write:demo-lib/**@10m'],
     { encoding: 'utf8', timeout: 90_000 },
   );
   assert.equal(result.status, 0, result.stderr + result.stdout);
