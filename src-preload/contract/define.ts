@@ -48,14 +48,17 @@ export function stream<Key extends z.ZodType, Item extends z.ZodType>(
  */
 export type LiveListFrame<T> = { kind: 'snapshot'; items: T[] } | { kind: 'upsert'; item: T } | { kind: 'remove'; id: string };
 
+/** The stream schema of a live list of `Item`s. */
+export type LiveListFrameSchema<Item extends z.ZodType> = z.ZodType<LiveListFrame<z.output<Item>>, LiveListFrame<z.input<Item>>>;
+
 /**
  * A list that stays live: a stream (same frames, same credit) whose items are LiveListFrames of `list.item`.
  * `list.idOf` names an item; a snapshot never holds two items with one id (the host refuses to send one).
  */
-export interface LiveListDef<Key extends z.ZodType = z.ZodType, Item extends z.ZodType = z.ZodType>
-  extends StreamDef<Key, z.ZodType<LiveListFrame<z.output<Item>>, LiveListFrame<z.input<Item>>>> {
-  readonly list: { readonly item: Item; readonly idOf: (item: z.output<Item>) => string };
-}
+export type LiveListDef<Key extends z.ZodType = z.ZodType, Item extends z.ZodType = z.ZodType> = StreamDef<Key, LiveListFrameSchema<Item>> & {
+  // A method, so a list of Runs is still a LiveListDef of unknown items (methods compare their parameters both ways).
+  readonly list: { readonly item: Item; idOf(item: z.output<Item>): string };
+};
 
 /** A live list keyed by `key` (a session, say) of `item`s named by `idOf`. One frame costs one unit of credit. */
 export function liveList<Key extends z.ZodType, Item extends z.ZodType>(
@@ -67,7 +70,7 @@ export function liveList<Key extends z.ZodType, Item extends z.ZodType>(
     z.object({ kind: z.literal('snapshot'), items: z.array(item) }),
     z.object({ kind: z.literal('upsert'), item }),
     z.object({ kind: z.literal('remove'), id: z.string().min(1).max(200) }),
-  ]) as unknown as z.ZodType<LiveListFrame<z.output<Item>>, LiveListFrame<z.input<Item>>>;
+  ]) as unknown as LiveListFrameSchema<Item>;
   return { kind: 'stream', key, item: frame, weight: () => 1, list: { item, idOf } };
 }
 
@@ -84,8 +87,9 @@ export type StreamKey<C extends ContractMap, K extends StreamNames<C>> =
   C[K] extends StreamDef<infer Key> ? z.input<Key> : never;
 export type StreamItem<C extends ContractMap, K extends StreamNames<C>> =
   C[K] extends StreamDef<z.ZodType, infer I> ? z.output<I> : never;
-export type LiveListNames<C extends ContractMap> = { [K in keyof C]: C[K] extends LiveListDef ? K : never }[keyof C] & string;
-export type LiveListKey<C extends ContractMap, K extends LiveListNames<C>> =
-  C[K] extends LiveListDef<infer Key> ? z.input<Key> : never;
+// A live list is told apart by its `list` field (structural checks against LiveListDef itself would compare the
+// frame schemas' variance, which zod's types do not let TypeScript settle).
+export type LiveListNames<C extends ContractMap> = { [K in keyof C]: C[K] extends { readonly list: object } ? K : never }[keyof C] & string;
+export type LiveListKey<C extends ContractMap, K extends LiveListNames<C>> = C[K] extends { readonly key: infer Key extends z.ZodType } ? z.input<Key> : never;
 export type LiveListItem<C extends ContractMap, K extends LiveListNames<C>> =
-  C[K] extends LiveListDef<z.ZodType, infer I> ? z.output<I> : never;
+  C[K] extends { readonly list: { readonly item: infer I extends z.ZodType } } ? z.output<I> : never;

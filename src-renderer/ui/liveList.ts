@@ -1,4 +1,4 @@
-import type { ContractMap, LiveListDef, LiveListFrame, LiveListItem, LiveListKey, LiveListNames, StreamNames } from '../../src-preload/contract/define';
+import type { ContractMap, LiveListFrame, LiveListItem, LiveListKey, LiveListNames, StreamNames } from '../../src-preload/contract/define';
 import type { RpcError } from '../../src-preload/contract/errors';
 import type { Disposable } from '../../src-preload/rpc/disposable';
 import type { RpcClient, Subscription } from '../../src-preload/rpc/rpcClient';
@@ -50,12 +50,12 @@ export interface LiveListFollower extends Disposable {
 export function followLiveList<C extends ContractMap, K extends LiveListNames<C>>(
   client: RpcClient<C>,
   name: K,
-  def: LiveListDef,
+  def: { readonly list: { idOf(item: LiveListItem<C, K>): string } },
   key: LiveListKey<C, K>,
   onState: (state: LiveListState<LiveListItem<C, K>>) => void,
 ): LiveListFollower {
   type T = LiveListItem<C, K>;
-  const idOf = def.list.idOf as (item: T) => string;
+  const idOf = (item: T): string => def.list.idOf(item);
   let state: LiveListState<T> = emptyLiveList;
   let subscription: Subscription | undefined;
   let disposed = false;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { contract, type Contract } from '../../src-preload/contract';
 import type { LiveListItem, LiveListKey, LiveListNames } from '../../src-preload/contract/define';
 import { useConnection } from '../bridge/connectionStore';
@@ -26,22 +26,21 @@ export function useLiveList<K extends LiveListNames<Contract>>(name: K, key: Liv
   const keyText = key === null ? null : JSON.stringify(key);
   const which = `${name} ${keyText}`;
   const [shown, setShown] = useState<{ which: string; state: LiveListState<T> }>({ which, state: emptyLiveList });
-  const [follower, setFollower] = useState<LiveListFollower | null>(null);
+  const follower = useRef<LiveListFollower | null>(null);
   useEffect(() => {
     if (!client || keyText === null) return;
-    const def = contract[name];
+    // Each of these names its items; the union of the seven is more than TypeScript settles against one item type.
+    const def = contract[name] as unknown as { list: { idOf(item: T): string } };
     const following = followLiveList(client, name, def, JSON.parse(keyText) as LiveListKey<Contract, K>, (state) => setShown({ which, state }));
-    setFollower(following);
+    follower.current = following;
     return () => {
       following.dispose();
-      setFollower((current) => (current === following ? null : current));
+      if (follower.current === following) follower.current = null;
     };
   }, [client, name, keyText, which]);
   // Another list than the one shown (a new session): nothing of the old one may show meanwhile. A new connection for
   // the same list keeps its items until the fresh snapshot replaces them.
   const state = shown.which === which ? shown.state : emptyLiveList;
-  return useMemo(
-    () => ({ items: state.items, loaded: state.loaded, error: state.error ? errorMessage(state.error) : null, refresh: () => follower?.refresh() }),
-    [state, follower],
-  );
+  const refresh = useCallback(() => follower.current?.refresh(), []);
+  return useMemo(() => ({ items: state.items, loaded: state.loaded, error: state.error ? errorMessage(state.error) : null, refresh }), [state, refresh]);
 }

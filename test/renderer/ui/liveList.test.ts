@@ -119,19 +119,13 @@ test('refresh() asks for a fresh snapshot', async () => {
 test('an error that ends the stream is reported and the items are kept', async () => {
   const failing = { 'things.watch': def };
   const [clientSide, serverSide] = createMemoryTransportPair();
-  let first = true;
-  new RpcServer(
-    failing,
-    {
-      'things.watch': (_key, sink) => {
-        sink.push({ kind: 'snapshot', items: [one] });
-        if (first) queueMicrotask(() => sink.end(new RpcError('NOT_FOUND', 'the list went away')));
-        first = false;
-      },
+  const handlers: Handlers<typeof failing> = {
+    'things.watch': (_key, sink) => {
+      sink.push({ kind: 'snapshot', items: [one] });
+      queueMicrotask(() => sink.end(new RpcError('NOT_FOUND', 'the list went away')));
     },
-    serverSide,
-    'memory',
-  );
+  };
+  new RpcServer(failing, handlers, serverSide, 'memory');
   const { last } = follow(new RpcClient(failing, clientSide));
   await settle();
   assert.deepEqual(last().items, [one]);
