@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList } from './define';
 
 export const SessionId = z.string().regex(/^ses_[A-Za-z0-9_-]{8,64}$/, 'expected a session id like "ses_…"');
 
@@ -31,6 +31,6 @@ export const sessionContract = {
   'session.rename': call(z.object({ id: SessionId, name: SessionName }), Session),
   'session.close': call(z.object({ id: SessionId }), Session),
   'session.reopen': call(z.object({ id: SessionId }), Session),
-  /** Every create/rename/close, so several windows stay in step. */
-  'session.changes': stream(z.object({}), SessionChange),
+  /** The sessions, then every create/rename/close/reopen, so several windows stay in step. */
+  'session.watch': liveList(z.object({ includeClosed: z.boolean().optional() }), Session, (session) => session.id),
 };

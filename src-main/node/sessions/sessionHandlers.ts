@@ -1,5 +1,5 @@
-import type { sessionContract } from '../../../src-preload/contract/sessions';
-import type { Handlers } from '../../../src-preload/rpc';
+import { sessionContract } from '../../../src-preload/contract/sessions';
+import { liveListHandler, type Handlers } from '../../../src-preload/rpc';
 import type { SecretScrubber } from '../vault/secretScrubber';
 import type { SessionService } from './sessionService';
 
@@ -14,6 +14,13 @@ export function createSessionHandlers(sessions: SessionService, scrubber: Secret
     // Resolves once what ran in the session (terminals, runs, harness sessions) has stopped: see SessionService.onDidClose.
     'session.close': ({ id }) => sessions.close(id, actor),
     'session.reopen': ({ id }) => sessions.reopen(id, actor),
-    'session.changes': (_key, sink) => sessions.onDidChange((change) => sink.push(change)),
+    'session.watch': liveListHandler(sessionContract['session.watch'], {
+      list: ({ includeClosed }) => sessions.list(includeClosed ?? false),
+      // Sessions are never deleted; a closed one leaves a list of open ones (and comes back when reopened).
+      onDidChange: ({ includeClosed }, emit) =>
+        sessions.onDidChange(({ session }) =>
+          emit(includeClosed || session.status === 'open' ? { kind: 'upsert', item: session } : { kind: 'remove', id: session.id }),
+        ),
+    }),
   };
 }

@@ -1,29 +1,14 @@
 import { useEffect } from 'react';
-import { useConnection } from '../../bridge/connectionStore';
 import { useSessions } from '../../ui/sessionsStore';
+import { useLiveList } from '../../ui/useLiveList';
 
 /**
- * Keeps the sessions store in step with the host for the life of each connection: subscribe to changes first,
- * then fetch the list, so nothing created in between is missed (duplicates are merged by id).
+ * Keeps the sessions store in step with the host: the live session list (session.watch) replaces the store's list on
+ * its snapshot and on every change after it, on every connection.
  */
 export function useSessionsSync(): void {
-  const client = useConnection((s) => s.client);
+  const { items, loaded } = useLiveList('session.watch', { includeClosed: true });
   useEffect(() => {
-    if (!client) return;
-    const { apply, replaceAll } = useSessions.getState();
-    const changes = client.subscribe('session.changes', {}, { onItem: apply });
-    let cancelled = false;
-    client
-      .call('session.list', { includeClosed: true })
-      .then((sessions) => {
-        if (!cancelled) replaceAll(sessions);
-      })
-      .catch(() => {
-        // A failed list means the connection dropped; the next connection lists again.
-      });
-    return () => {
-      cancelled = true;
-      changes.dispose();
-    };
-  }, [client]);
+    if (loaded) useSessions.getState().replaceAll([...items]);
+  }, [items, loaded]);
 }
