@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 import { SessionId } from './sessions';
 
 export const GrantId = z.string().regex(/^grant_[A-Za-z0-9_-]{8,64}$/, 'expected a grant id like "grant_…"');
@@ -78,7 +78,8 @@ export const consentContract = {
   'consent.answer': call(z.object({ promptId: PromptId, answer: ConsentAnswer }), z.object({})),
   /** Live grants (and used once-grants still revocable), of one session or all. */
   'consent.grants': call(z.object({ sessionId: SessionId.optional() }), z.array(ConsentGrant)),
-  'consent.grantChanges': stream(z.object({ sessionId: SessionId.optional() }), GrantChange),
+  /** The same list, live: a grant leaves it when revoked, expired or spent. */
+  'consent.watchGrants': liveList(z.object({ sessionId: SessionId.optional() }), ConsentGrant, (grant) => grant.id),
   /** Takes effect at once, also on work in flight; answers the grant as it now is. */
   'consent.revoke': call(z.object({ grantId: GrantId }), ConsentGrant),
 };

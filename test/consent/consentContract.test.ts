@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ConsentPrompt, GrantChange } from '../../src-preload/contract';
+import type { ConsentGrant, ConsentPrompt, LiveListFrame } from '../../src-preload/contract';
 import { CapabilityRevokedError } from '../../src-main/node/consent/consentErrors';
 import { waitFor } from '../helpers';
 import { hostWithWorkspace } from '../server/connect';
@@ -16,13 +16,14 @@ test('through the real host: the consent card sees the prompt, answers it, lists
 
   const prompts: ConsentPrompt[] = [];
   const settled: string[] = [];
-  const changes: GrantChange[] = [];
+  const changes: LiveListFrame<ConsentGrant>[] = [];
   client.subscribe('consent.prompts', { sessionId: session.id }, {
     onItem: (event) => (event.kind === 'pending' ? prompts.push(event.prompt) : settled.push(event.promptId)),
   });
-  client.subscribe('consent.grantChanges', { sessionId: session.id }, { onItem: (change) => changes.push(change) });
-  // The subscription is live once a round trip has gone through after it.
-  await client.call('consent.grants', { sessionId: session.id });
+  client.subscribe('consent.watchGrants', { sessionId: session.id }, { onItem: (change) => changes.push(change) });
+  // The live list starts with its snapshot: no grants yet.
+  await waitFor(() => changes.length === 1, 'the grants snapshot');
+  assert.deepEqual(changes.shift(), { kind: 'snapshot', items: [] });
 
   const asked = consent.ask({ ...use, scope: 'src/**', reason: 'write the scaffold', durationS: 600 });
   const prompt = await waitFor(() => prompts[0], 'the consent prompt');
@@ -47,7 +48,14 @@ test('through the real host: the consent card sees the prompt, answers it, lists
   assert.equal(signal.aborted, true);
   assert.throws(() => consent.authorize(use), CapabilityRevokedError);
   await waitFor(() => changes.length === 2, 'the grant changes');
-  assert.deepEqual(changes.map((c) => c.kind), ['granted', 'revoked']);
+  assert.deepEqual(
+    changes.map((c) => [c.kind, c.kind === 'upsert' ? c.item.id : c.kind === 'remove' ? c.id : null]),
+    [
+      ['upsert', outcome.grant!.id],
+      ['remove', outcome.grant!.id],
+    ],
+    'granted joins the list, revoked leaves it',
+  );
   assert.deepEqual(await client.call('consent.grants', { sessionId: session.id }), []);
   await assert.rejects(client.call('consent.revoke', { grantId: 'grant_notARealGrant' }), { code: 'NOT_FOUND' });
 

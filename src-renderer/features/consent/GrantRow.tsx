@@ -2,7 +2,6 @@ import { useState } from 'react';
 import type { ConsentGrant } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { useConsent } from './consentStore';
 import { formatRemaining } from './durations';
 
 /** One grant with its time left and Revoke. */
@@ -17,8 +16,8 @@ export function GrantRow({ grant, now }: { grant: ConsentGrant; now: number }) {
     setBusy(true);
     setError(null);
     try {
-      // The answer is the grant as it now is; applying it at once spares waiting for the change stream.
-      useConsent.getState().applyGrantChange({ kind: 'revoked', grant: await client.call('consent.revoke', { grantId: grant.id }) });
+      // The grants list (consent.watchGrants) hears the revocation before this call is answered: the row goes.
+      await client.call('consent.revoke', { grantId: grant.id });
     } catch (e) {
       setError(errorMessage(e));
     } finally {
