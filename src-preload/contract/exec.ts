@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 import { SessionId } from './sessions';
 
 /**
@@ -159,9 +159,6 @@ export const BacklogMessage = z.object({
 });
 export type BacklogMessage = z.infer<typeof BacklogMessage>;
 
-export const RunChange = z.object({ run: Run });
-export type RunChange = z.infer<typeof RunChange>;
-
 /** What the native sandbox enforces on this machine, one sentence per limit, for the Runs panel. */
 export const SandboxReport = z.object({
   /** false: agents' commands cannot run here (the sandbox fails closed); `problem` says why and what to do. */
@@ -178,8 +175,8 @@ export const execContract = {
   'exec.backlog': call(z.object({ sessionId: SessionId }), z.array(BacklogMessage)),
   /** Which isolation and limits agents' commands get on this machine. */
   'exec.sandbox': call(z.object({}), SandboxReport),
-  /** Run list changes of one session (status, exit, output size), live. */
-  'exec.runChanges': stream(z.object({ sessionId: SessionId }), RunChange),
+  /** The session's runs, live (status, exit, output size). */
+  'exec.watchRuns': liveList(z.object({ sessionId: SessionId }), Run, (run) => run.run_id),
   /** A run's items from since_seq (replay), then live ones until the run ends; credit counts characters. */
   'exec.items': stream(
     z.object({ runId: ExecRunId, sinceSeq: z.number().int().min(0).optional() }),

@@ -1,5 +1,5 @@
-import type { execContract } from '../../../src-preload/contract/exec';
-import type { Handlers } from '../../../src-preload/rpc';
+import { execContract } from '../../../src-preload/contract/exec';
+import { liveListHandler, toDisposable, type Handlers } from '../../../src-preload/rpc';
 import type { NativeSandbox } from '../sandbox/native/nativeSandbox';
 import type { SessionService } from '../sessions/sessionService';
 import type { ExecService } from './execService';
@@ -28,10 +28,14 @@ export function createExecHandlers(exec: ExecService, sessions: SessionService, 
       sessions.get(sessionId);
       return exec.backlog(sessionId);
     },
-    'exec.runChanges': ({ sessionId }, sink) => {
-      sessions.get(sessionId);
-      return { dispose: exec.subscribeRuns(sessionId, (run) => sink.push({ run })) };
-    },
+    'exec.watchRuns': liveListHandler(execContract['exec.watchRuns'], {
+      list: ({ sessionId }) => {
+        sessions.get(sessionId);
+        return exec.listRuns(sessionId);
+      },
+      // Runs are kept, never deleted: every change is an upsert.
+      onDidChange: ({ sessionId }, emit) => toDisposable(exec.subscribeRuns(sessionId, (run) => emit({ kind: 'upsert', item: run }))),
+    }),
     // Replays from storage only as fast as the card grants credit, then follows live; ends once the run has ended.
     'exec.items': ({ runId, sinceSeq }, sink) => exec.attachItems(runId, sinceSeq ?? 0, sink),
   };

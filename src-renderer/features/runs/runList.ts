@@ -11,10 +11,10 @@ const statusRank: Record<RunStatus, number> = {
 };
 
 /**
- * Whether `incoming` is at least as recent as `known` (same run). The list answer (exec.runs) and the live changes
- * (exec.runChanges) can arrive in either order, so a record never replaces a later one. Everything a run does writes
- * an item (output, kill, exit, recovery), so `last_seq` orders most changes; a new attempt, then the status
- * (queued → running → ended), then the output size order the rest.
+ * Whether `incoming` is at least as recent as `known` (same run). The live list (exec.watchRuns) is in order, but its
+ * snapshots and a spawn's own listing land on what the store already holds, so a record never replaces a later one.
+ * Everything a run does writes an item (output, kill, exit, recovery), so `last_seq` orders most changes; a new
+ * attempt, then the status (queued → running → ended), then the output size order the rest.
  */
 export function isAtLeastAsRecent(incoming: Run, known: Run): boolean {
   const a = [incoming.last_seq, incoming.attempt, statusRank[incoming.status], incoming.output_bytes];
