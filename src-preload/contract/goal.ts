@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 import { SessionId } from './sessions';
 
 /**
@@ -99,9 +99,6 @@ export const GoalCheckpoint = z.object({
 });
 export type GoalCheckpoint = z.infer<typeof GoalCheckpoint>;
 
-export const CheckpointEvent = z.object({ kind: z.enum(['raised', 'answered']), checkpoint: GoalCheckpoint });
-export type CheckpointEvent = z.infer<typeof CheckpointEvent>;
-
 export const ProgressEntry = z.object({
   ts: z.number().int(),
   level: z.enum(['info', 'warn', 'error']),
@@ -148,10 +145,10 @@ export const goalContract = {
     }),
     z.object({ accepted: z.boolean(), checkpoint: GoalCheckpoint }),
   ),
-  /** The goal run's view each time it changes. */
-  'goal.runChanges': stream(BySession, GoalRunView),
-  /** Checkpoints raised and answered in this session, live. */
-  'goal.checkpointChanges': stream(BySession, CheckpointEvent),
+  /** The goal run's view, live: a list of one, named by its session. */
+  'goal.watchRun': liveList(BySession, GoalRunView, (view) => view.sessionId),
+  /** The session's pending checkpoints, live: raised ones join, answered ones leave. */
+  'goal.watchCheckpoints': liveList(BySession, GoalCheckpoint, (checkpoint) => checkpoint.resumeId),
   /** log_progress lines: the last `replay` kept (default 200), then live ones. */
   'goal.progress': stream(
     z.object({ sessionId: SessionId, replay: z.number().int().min(0).max(5000).optional() }),

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { CheckpointEvent, Contract, GoalRunView, ProgressEntry } from '../../src-preload/contract';
+import type { Contract, GoalCheckpoint, GoalRunView, LiveListFrame, ProgressEntry } from '../../src-preload/contract';
 import type { RpcClient } from '../../src-preload/rpc';
 import { waitFor } from '../helpers';
 import { SPEC_EXAMPLE } from './metaShell/specExample';
@@ -100,11 +100,12 @@ test('session.json: the state, or a typed problem: corrupt (kept aside, where) o
 test('checkpoints: raised one streams and is listed; a decision takes only its options; the first answer wins and is ledgered', async (t) => {
   const { host, client, workspace } = await hostWithWorkspace(t);
   const session = await client.call('session.create', { workspace: workspace.path });
-  const events: CheckpointEvent[] = [];
-  client.subscribe('goal.checkpointChanges', { sessionId: session.id }, { onItem: (event) => events.push(event) });
+  const events: LiveListFrame<GoalCheckpoint>[] = [];
+  client.subscribe('goal.watchCheckpoints', { sessionId: session.id }, { onItem: (frame) => events.push(frame) });
   const other = await client.call('session.create', { workspace: workspace.path });
-  // The stream is open once a call made after it is answered (frames are handled in order).
-  await client.call('goal.checkpoints', { sessionId: session.id });
+  // The live list starts with its snapshot: none pending yet.
+  await waitFor(() => events.length === 1, 'the snapshot');
+  assert.deepEqual(events.shift(), { kind: 'snapshot', items: [] });
 
   const { checkpoints, progress } = host.server.services;
   const logged: string[] = [];
@@ -112,7 +113,8 @@ test('checkpoints: raised one streams and is listed; a decision takes only its o
   checkpoints.raise(other.id, { type: 'checkpoint', reason: 'human_action', message: 'Elsewhere', options: [], resume_id: 'other_1' }, 'worker');
   checkpoints.raise(session.id, { type: 'checkpoint', reason: 'decision_required', message: 'Which auth provider?', options: ['Auth0', 'Supabase'], resume_id: 'step_2_auth_decision' }, 'executor');
   await waitFor(() => events.length === 1, 'the raised checkpoint on the stream');
-  assert.deepEqual([events[0].kind, events[0].checkpoint.resumeId, events[0].checkpoint.agentName], ['raised', 'step_2_auth_decision', 'executor']);
+  const raised = events[0].kind === 'upsert' ? events[0].item : undefined;
+  assert.deepEqual([events[0].kind, raised?.resumeId, raised?.agentName], ['upsert', 'step_2_auth_decision', 'executor']);
   const pending = await client.call('goal.checkpoints', { sessionId: session.id });
   assert.deepEqual(pending.map((c) => [c.resumeId, c.reason, c.message, c.options]), [['step_2_auth_decision', 'decision_required', 'Which auth provider?', ['Auth0', 'Supabase']]]);
 
@@ -124,7 +126,7 @@ test('checkpoints: raised one streams and is listed; a decision takes only its o
   assert.deepEqual([late.accepted, late.checkpoint.answer], [false, 'Auth0']);
   assert.deepEqual(logged, ['this: You answered "step_2_auth_decision": Auth0'], 'the accepted answer only, in the progress log');
   await waitFor(() => events.length === 2, 'the answer on the stream');
-  assert.equal(events[1].kind, 'answered');
+  assert.deepEqual(events[1], { kind: 'remove', id: 'step_2_auth_decision' }, 'the answered question leaves the pending list');
   assert.deepEqual(await client.call('goal.checkpoints', { sessionId: session.id }), []);
   const ledgered = await ledgerOf(client, session.id, 'checkpoint.answer');
   assert.deepEqual(
@@ -166,7 +168,7 @@ test('goal runs through the contract: the current view first on the stream, type
   const { client, workspace } = await hostWithWorkspace(t);
   const session = await client.call('session.create', { workspace: workspace.path });
   const views: GoalRunView[] = [];
-  client.subscribe('goal.runChanges', { sessionId: session.id }, { onItem: (view) => views.push(view) });
+  client.subscribe('goal.watchRun', { sessionId: session.id }, { onItem: (frame) => views.push(...(frame.kind === 'snapshot' ? frame.items : frame.kind === 'upsert' ? [frame.item] : [])) });
   await waitFor(() => views.length >= 1, 'the current view');
   assert.deepEqual([views[0].sessionId, views[0].phase, views[0].state, views[0].activeTaskId], [session.id, 'idle', null, null]);
   assert.equal((await client.call('goal.view', { sessionId: session.id })).phase, 'idle');

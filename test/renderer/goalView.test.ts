@@ -36,14 +36,14 @@ test('the folded panel summarises the plan', () => {
   assert.equal(taskSummary([task('01', 'complete'), task('02', 'pending'), task('03', 'failed')]), '1 of 3 tasks complete, 1 failed');
 });
 
-test('checkpoints: a question arrives once (stream and list may both bring it), leaves when answered, and a new one reopens a set-aside dialog', () => {
+test('checkpoints: the live list sets them, a question answered here leaves at once, and a new one reopens a set-aside dialog', () => {
   const goal = useGoal.getState();
   goal.setCheckpoints(SES, [checkpoint('q1')]);
-  goal.checkpointRaised(checkpoint('q1'));
-  assert.deepEqual(useGoal.getState().checkpoints[SES]?.map((c) => c.resumeId), ['q1']);
-
   goal.setDialogAside(SES, true);
-  goal.checkpointRaised(checkpoint('q2'));
+  goal.setCheckpoints(SES, [checkpoint('q1')]);
+  assert.equal(useGoal.getState().dialogSetAside[SES], true, 'the same questions again (a fresh snapshot) keep the dialog aside');
+
+  goal.setCheckpoints(SES, [checkpoint('q1'), checkpoint('q2')]);
   assert.deepEqual(useGoal.getState().checkpoints[SES]?.map((c) => c.resumeId), ['q1', 'q2']);
   assert.equal(useGoal.getState().dialogSetAside[SES], false, 'a new question is shown, not hidden behind the banner');
 

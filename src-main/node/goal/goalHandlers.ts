@@ -1,5 +1,5 @@
-import type { goalContract } from '../../../src-preload/contract';
-import type { Handlers } from '../../../src-preload/rpc';
+import { goalContract } from '../../../src-preload/contract';
+import { liveListHandler, type Handlers } from '../../../src-preload/rpc';
 import type { EventLog } from '../eventlog/eventLog';
 import type { CheckpointStore, ContextRecorder, ProgressLog } from './metaShell';
 import type { GoalRunService } from './orchestrator/goalRunTypes';
@@ -90,21 +90,29 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
       return { accepted, checkpoint: checkpointView(record) };
     },
 
-    'goal.runChanges': ({ sessionId }, sink) => {
-      sessions.get(sessionId);
-      const subscription = goalRuns.onDidChange((view) => {
-        if (view.sessionId === sessionId) sink.push(view);
-      });
-      // The current view first, so a (re)connected board never waits for the next change to show the run.
-      sink.push(goalRuns.view(sessionId));
-      return subscription;
-    },
-    'goal.checkpointChanges': ({ sessionId }, sink) => {
-      sessions.get(sessionId);
-      return checkpoints.onDidChange(({ kind, record }) => {
-        if (record.sessionId === sessionId) sink.push({ kind, checkpoint: checkpointView(record) });
-      });
-    },
+    // The current view is the snapshot, so a (re)connected board never waits for the next change to show the run.
+    'goal.watchRun': liveListHandler(goalContract['goal.watchRun'], {
+      list: ({ sessionId }) => {
+        sessions.get(sessionId);
+        return [goalRuns.view(sessionId)];
+      },
+      onDidChange: ({ sessionId }, emit) =>
+        goalRuns.onDidChange((view) => {
+          if (view.sessionId === sessionId) emit({ kind: 'upsert', item: view });
+        }),
+    }),
+    // Pending checkpoints come from the host's table, so the dialog is back after a reload or a host restart.
+    'goal.watchCheckpoints': liveListHandler(goalContract['goal.watchCheckpoints'], {
+      list: ({ sessionId }) => {
+        sessions.get(sessionId);
+        return checkpoints.pending(sessionId).map(checkpointView);
+      },
+      onDidChange: ({ sessionId }, emit) =>
+        checkpoints.onDidChange(({ kind, record }) => {
+          if (record.sessionId !== sessionId) return;
+          emit(kind === 'raised' ? { kind: 'upsert', item: checkpointView(record) } : { kind: 'remove', id: record.resumeId });
+        }),
+    }),
     'goal.progress': ({ sessionId, replay }, sink) => {
       sessions.get(sessionId);
       // Replay and subscription happen in one synchronous step: no line can fall between the two or come twice.

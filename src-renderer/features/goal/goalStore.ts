@@ -23,8 +23,8 @@ export interface GoalState {
   setView(sessionId: string, view: GoalRunView): void;
   setViewError(sessionId: string, error: string | null): void;
   setStateRead(sessionId: string, read: SessionStateRead): void;
-  setCheckpoints(sessionId: string, list: GoalCheckpoint[]): void;
-  checkpointRaised(checkpoint: GoalCheckpoint): void;
+  /** The pending checkpoints as the host's live list has them; a question not shown before reopens a set-aside dialog. */
+  setCheckpoints(sessionId: string, list: readonly GoalCheckpoint[]): void;
   checkpointAnswered(checkpoint: GoalCheckpoint): void;
   resetProgress(sessionId: string): void;
   addProgress(sessionId: string, entry: ProgressEntry): void;
@@ -54,16 +54,13 @@ export const useGoal = create<GoalState>((set) => ({
       if (read.state === null && read.problem === null && before?.problem?.kind === 'corrupt') return s;
       return { stateReads: { ...s.stateReads, [sessionId]: read } };
     }),
-  setCheckpoints: (sessionId, list) => set((s) => ({ checkpoints: { ...s.checkpoints, [sessionId]: list } })),
-  checkpointRaised: (checkpoint) =>
+  setCheckpoints: (sessionId, list) =>
     set((s) => {
-      const list = s.checkpoints[checkpoint.sessionId] ?? [];
-      if (list.some((c) => c.resumeId === checkpoint.resumeId)) return s;
+      const shown = new Set((s.checkpoints[sessionId] ?? []).map((c) => c.resumeId));
+      const checkpoints = { ...s.checkpoints, [sessionId]: [...list] };
       // A new question is shown at once, even if the user set an earlier one aside.
-      return {
-        checkpoints: { ...s.checkpoints, [checkpoint.sessionId]: [...list, checkpoint] },
-        dialogSetAside: { ...s.dialogSetAside, [checkpoint.sessionId]: false },
-      };
+      if (list.every((c) => shown.has(c.resumeId))) return { checkpoints };
+      return { checkpoints, dialogSetAside: { ...s.dialogSetAside, [sessionId]: false } };
     }),
   checkpointAnswered: (checkpoint) =>
     set((s) => ({

@@ -1,7 +1,6 @@
-import { useEffect } from 'react';
-import type { Subscription } from '../../../src-preload/rpc';
+import { useEffect, useRef } from 'react';
 import { useConnection, type OmniClient } from '../../bridge/connectionStore';
-import { errorMessage } from '../../ui/errorMessage';
+import { useLiveList } from '../../ui/useLiveList';
 import { useGoal } from './goalStore';
 
 /** Credit for the progress stream, in characters: a replay of long lines must not stall on the default window. */
@@ -21,68 +20,56 @@ function refreshState(client: OmniClient, sessionId: string, isCancelled: () => 
 }
 
 /**
- * Keeps one session's goal data live: the run view, session.json, pending checkpoints and the progress log. On every
- * (re)connection each stream is opened before its list is fetched, so nothing falls between the two; pending
- * checkpoints come from the host's table, so the dialog is back after a reload or a host restart.
+ * Keeps one session's goal data live: the run view and the pending checkpoints (live lists, so nothing falls between
+ * a list and its changes; checkpoints come from the host's table, so the dialog is back after a reload or a host
+ * restart), session.json (read again with each view) and the progress log.
  */
 export function useGoalSync(sessionId: string): void {
   const client = useConnection((s) => s.client);
+  const run = useLiveList('goal.watchRun', { sessionId });
+  const checkpoints = useLiveList('goal.watchCheckpoints', { sessionId });
+  const view = run.items[0];
+  const lastPhase = useRef<{ sessionId: string; phase: string } | null>(null);
+
+  useEffect(() => {
+    if (view) useGoal.getState().setView(sessionId, view);
+  }, [sessionId, view]);
+  useEffect(() => {
+    if (run.error) useGoal.getState().setViewError(sessionId, run.error);
+  }, [sessionId, run.error]);
+  useEffect(() => {
+    if (checkpoints.loaded) useGoal.getState().setCheckpoints(sessionId, checkpoints.items);
+  }, [sessionId, checkpoints.items, checkpoints.loaded]);
+
+  const { refresh: refreshCheckpoints } = checkpoints;
+  useEffect(() => {
+    if (!view) return;
+    // The checkpoint list hears this host's answers; one given elsewhere (another host process on the same home, the
+    // CLI) shows as the run moving on, so the list is read afresh when the phase changes.
+    const before = lastPhase.current;
+    if (before && before.sessionId === sessionId && before.phase !== view.phase) refreshCheckpoints();
+    lastPhase.current = { sessionId, phase: view.phase };
+  }, [sessionId, view, refreshCheckpoints]);
+
+  // The view carries the last valid state; a problem with the file itself only the file read can tell.
   useEffect(() => {
     if (!client) return;
-    const goal = useGoal.getState();
     let cancelled = false;
-    const isCancelled = () => cancelled;
-    const live = (error: { code: string } | undefined): boolean => !cancelled && !!error && error.code !== 'CLOSED';
-    const subscriptions: Subscription[] = [];
-    const listCheckpoints = (): void => {
-      client
-        .call('goal.checkpoints', { sessionId })
-        .then((list) => {
-          if (!cancelled) goal.setCheckpoints(sessionId, list);
-        })
-        .catch(() => undefined);
-    };
-    let lastPhase: string | null = null;
-
-    subscriptions.push(
-      client.subscribe(
-        'goal.runChanges',
-        { sessionId },
-        {
-          onItem: (view) => {
-            goal.setView(sessionId, view);
-            // The checkpoint stream hears this host's answers; one given elsewhere (another host process on the same
-            // home, the CLI) shows as the run moving on, so the list is read again when the phase changes.
-            if (lastPhase !== null && view.phase !== lastPhase) listCheckpoints();
-            lastPhase = view.phase;
-            // The view carries the last valid state; a problem with the file itself only the file read can tell.
-            refreshState(client, sessionId, isCancelled);
-          },
-          onEnd: (error) => {
-            if (live(error)) goal.setViewError(sessionId, errorMessage(error));
-          },
-        },
-      ),
-    );
-    subscriptions.push(
-      client.subscribe(
-        'goal.checkpointChanges',
-        { sessionId },
-        {
-          onItem: ({ kind, checkpoint }) => (kind === 'raised' ? goal.checkpointRaised(checkpoint) : goal.checkpointAnswered(checkpoint)),
-        },
-      ),
-    );
-    goal.resetProgress(sessionId);
-    subscriptions.push(
-      client.subscribe('goal.progress', { sessionId }, { onItem: (entry) => useGoal.getState().addProgress(sessionId, entry) }, { credit: PROGRESS_CREDIT }),
-    );
-    listCheckpoints();
-    refreshState(client, sessionId, isCancelled);
-
+    refreshState(client, sessionId, () => cancelled);
     return () => {
       cancelled = true;
-      for (const subscription of subscriptions) subscription.dispose();
     };
+  }, [client, sessionId, view]);
+
+  useEffect(() => {
+    if (!client) return;
+    useGoal.getState().resetProgress(sessionId);
+    const progress = client.subscribe(
+      'goal.progress',
+      { sessionId },
+      { onItem: (entry) => useGoal.getState().addProgress(sessionId, entry) },
+      { credit: PROGRESS_CREDIT },
+    );
+    return () => progress.dispose();
   }, [client, sessionId]);
 }
