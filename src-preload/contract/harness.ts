@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 import { SessionId } from './sessions';
 import { Terminal } from './terminals';
 
@@ -85,7 +85,7 @@ export const harnessContract = {
   /** Ends the CLI and every process it started. */
   'harness.stop': call(z.object({ id: HarnessSessionId }), HarnessSession),
   'harness.list': call(z.object({ sessionId: SessionId }), z.array(HarnessSession)),
-  'harness.changes': stream(z.object({ sessionId: SessionId }), HarnessSession),
+  'harness.watch': liveList(z.object({ sessionId: SessionId }), HarnessSession, (session) => session.id),
   /** A headless run's parsed output: what this host run has kept of it, then live; ends after `exit`. */
   'harness.output': stream(z.object({ id: HarnessSessionId }), HarnessOutput),
 };

@@ -13,7 +13,7 @@ import { useHarnessSessions } from './useHarnessSessions';
  */
 export function HarnessPanel({ session, onTerminal }: { session: Session; onTerminal: (terminal: Terminal) => void }) {
   const client = useConnection((s) => s.client);
-  const { sessions, error: listError, merge } = useHarnessSessions(session.id);
+  const { sessions, error: listError } = useHarnessSessions(session.id);
   const [mode, setMode] = useState<'interactive' | 'headless'>('interactive');
   const [prompt, setPrompt] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +33,6 @@ export function HarnessPanel({ session, onTerminal }: { session: Session; onTerm
         interactionMode: mode,
         ...(prompt.trim() ? { prompt } : {}),
       });
-      merge(launched.session);
       setWarnings(launched.warnings);
       if (launched.terminal) onTerminal(launched.terminal);
       setPrompt('');
@@ -90,7 +89,7 @@ export function HarnessPanel({ session, onTerminal }: { session: Session; onTerm
             .slice()
             .reverse()
             .map((s) => (
-              <HarnessSessionRow key={s.id} session={s} disabled={closed} onChanged={merge} onTerminal={onTerminal} />
+              <HarnessSessionRow key={s.id} session={s} disabled={closed} onTerminal={onTerminal} />
             ))}
         </ul>
       )}

@@ -8,17 +8,16 @@ const LABEL: Record<HarnessSession['frontend'], string> = { 'claude-code': 'Clau
 
 /**
  * One stored harness session: what runs (or ran) and where, its continuation key, the command line to copy, and
- * Resume (relaunch with the stored key in its origin cwd) or Stop. A headless one shows its output below.
+ * Resume (relaunch with the stored key in its origin cwd) or Stop. A headless one shows its output below. What an
+ * action changes comes back through the live list (harness.watch), which hears it before the call is answered.
  */
 export function HarnessSessionRow({
   session,
   disabled,
-  onChanged,
   onTerminal,
 }: {
   session: HarnessSession;
   disabled: boolean;
-  onChanged: (s: HarnessSession) => void;
   onTerminal: (terminal: Terminal) => void;
 }) {
   const client = useConnection((s) => s.client);
@@ -48,11 +47,10 @@ export function HarnessSessionRow({
     act(async () => {
       if (!client) return;
       const launched = await client.call('harness.resume', { id: session.id, frontend: resumeWith, ...(headless ? { prompt } : {}) });
-      onChanged(launched.session);
       if (launched.terminal) onTerminal(launched.terminal);
       setPrompt('');
     });
-  const stop = () => act(async () => void (client && onChanged(await client.call('harness.stop', { id: session.id }))));
+  const stop = () => act(async () => void (client && (await client.call('harness.stop', { id: session.id }))));
   const copy = () =>
     void navigator.clipboard
       ?.writeText(session.displayCommand ?? '')

@@ -1,5 +1,5 @@
-import type { harnessContract } from '../../../../src-preload/contract/harness';
-import type { Handlers } from '../../../../src-preload/rpc';
+import { harnessContract } from '../../../../src-preload/contract/harness';
+import { liveListHandler, type Handlers } from '../../../../src-preload/rpc';
 import type { HarnessSessionService } from './harnessSessionService';
 
 /** The `harness.*` calls and streams: harness sessions as the person at the UI starts, resumes and stops them. */
@@ -9,12 +9,14 @@ export function createHarnessHandlers(harness: HarnessSessionService, actor: str
     'harness.resume': ({ id, ...request }) => harness.resume(id, request, actor),
     'harness.stop': ({ id }) => harness.stop(id, actor),
     'harness.list': ({ sessionId }) => harness.list(sessionId),
-    'harness.changes': ({ sessionId }, sink) => {
-      harness.list(sessionId);
-      return harness.onDidChange((session) => {
-        if (session.sessionId === sessionId) sink.push(session);
-      });
-    },
+    'harness.watch': liveListHandler(harnessContract['harness.watch'], {
+      list: ({ sessionId }) => harness.list(sessionId),
+      // Stored sessions stay (a stopped one can be resumed): every change is an upsert.
+      onDidChange: ({ sessionId }, emit) =>
+        harness.onDidChange((session) => {
+          if (session.sessionId === sessionId) emit({ kind: 'upsert', item: session });
+        }),
+    }),
     'harness.output': ({ id }, sink) => {
       harness.get(id);
       return harness.attachOutput(id, sink);
