@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 
 /**
  * Connections to model and OAuth providers (docs/credentials.md). The secrets themselves live only in the OS
@@ -138,6 +138,9 @@ export const credentialContract = {
   'credentials.disconnect': call(z.object({ connectionId: ConnectionId }), DisconnectResult),
   /** Progress of every connect flow started from now on. */
   'credentials.flowEvents': stream(z.object({}), FlowEvent),
-  /** A connection was added, refreshed, failed, revoked or disconnected, or an agent's handle to it was issued or ended. */
-  'credentials.changes': stream(z.object({}), z.object({ connectionId: ConnectionId })),
+  /**
+   * credentials.list, live: a connection added, refreshed, failed, revoked or disconnected, or an agent's handle to it
+   * issued or ended, comes as that connection again (or its removal, once it is no longer listed).
+   */
+  'credentials.watch': liveList(z.object({ includeDisconnected: z.boolean().optional() }), ConnectionInfo, (connection) => connection.id),
 };

@@ -30,6 +30,8 @@ if (needsPrivateKeyring) {
     const seen: string[] = [];
     const flowEvents: FlowEvent[] = [];
     const changed: string[] = [];
+    /** Each connection as the live list last sent it. */
+    const latest = new Map<string, { handles: { handleId: string }[] }>();
     let stderr = '';
     const realWrite = process.stderr.write.bind(process.stderr);
 
@@ -52,7 +54,14 @@ if (needsPrivateKeyring) {
       host = await startTestHost(home.path, 0, 'os');
       client = await connectClient(host.server);
       client.subscribe('credentials.flowEvents', {}, { onItem: (event) => (seen.push(JSON.stringify(event)), flowEvents.push(event)) });
-      client.subscribe('credentials.changes', {}, { onItem: (change) => (seen.push(JSON.stringify(change)), changed.push(change.connectionId)) });
+      // The live list of connections: which connection each change after the snapshot names.
+      client.subscribe('credentials.watch', {}, {
+        onItem: (frame) => {
+          seen.push(JSON.stringify(frame));
+          if (frame.kind === 'upsert') latest.set(frame.item.id, frame.item);
+          if (frame.kind !== 'snapshot') changed.push(frame.kind === 'upsert' ? frame.item.id : frame.id);
+        },
+      });
     });
 
     after(async () => {
@@ -94,10 +103,12 @@ if (needsPrivateKeyring) {
       await waitFor(() => changed.slice(before).includes(keyConnection), 'a change item for the issued handle');
       const holders = (await call(client.call('credentials.list', {}))).find((c) => c.id === keyConnection)?.handles;
       assert.deepEqual(holders, [{ handleId: record.handleId, agentId: 'coder', sessionId, capability, issuedAt: record.issuedAt }]);
+      assert.deepEqual(latest.get(keyConnection)?.handles.map((h) => h.handleId), [record.handleId], 'the live list carries the holder too');
       const afterIssue = changed.length;
       services.consent.revoke(grant.id, 'user');
       await waitFor(() => changed.slice(afterIssue).includes(keyConnection), 'a change item for the ended handle');
       assert.deepEqual((await call(client.call('credentials.list', {}))).find((c) => c.id === keyConnection)?.handles, []);
+      assert.deepEqual(latest.get(keyConnection)?.handles, []);
     });
 
     let oauthConnection = '';

@@ -1,5 +1,5 @@
-import type { ConnectionInfo, Contract } from '../../../src-preload/contract';
-import { DisposableStore, type Handlers } from '../../../src-preload/rpc';
+import { credentialContract, type ConnectionInfo, type Contract } from '../../../src-preload/contract';
+import { DisposableStore, liveListHandler, type Handlers } from '../../../src-preload/rpc';
 import type { Connection, ConnectionView } from './connections';
 import type { CredentialServices } from './credentialServices';
 import { Secret } from './secret';
@@ -16,7 +16,7 @@ type CredentialHandlers = Pick<
   | 'credentials.refresh'
   | 'credentials.disconnect'
   | 'credentials.flowEvents'
-  | 'credentials.changes'
+  | 'credentials.watch'
 >;
 
 /**
@@ -47,14 +47,22 @@ export function createCredentialHandlers(
       return { ...result, connection: withoutHandles(result.connection) };
     },
     'credentials.flowEvents': (_key, sink) => connections.onDidProgressFlow((event) => sink.push(event)),
-    'credentials.changes': (_key, sink) => {
-      const owner = new DisposableStore();
-      owner.add(connections.onDidChange((connection) => sink.push({ connectionId: connection.id })));
-      // An agent's handle beginning or ending changes who holds handles to the connection.
-      owner.add(connections.handles.onDidIssue((record) => sink.push({ connectionId: record.connectionId })));
-      owner.add(connections.handles.onDidInvalidate(({ record }) => sink.push({ connectionId: record.connectionId })));
-      return owner;
-    },
+    'credentials.watch': liveListHandler(credentialContract['credentials.watch'], {
+      list: ({ includeDisconnected }) => connections.list({ includeDisconnected }).map(toInfo),
+      onDidChange: ({ includeDisconnected }, emit) => {
+        // The connection as the list now shows it (handles included), or its removal once the list leaves it out.
+        const changed = (connectionId: string): void => {
+          const view = connections.list({ includeDisconnected }).find((c) => c.id === connectionId);
+          emit(view ? { kind: 'upsert', item: toInfo(view) } : { kind: 'remove', id: connectionId });
+        };
+        const owner = new DisposableStore();
+        owner.add(connections.onDidChange((connection) => changed(connection.id)));
+        // An agent's handle beginning or ending changes who holds handles to the connection.
+        owner.add(connections.handles.onDidIssue((record) => changed(record.connectionId)));
+        owner.add(connections.handles.onDidInvalidate(({ record }) => changed(record.connectionId)));
+        return owner;
+      },
+    }),
   };
 }
 

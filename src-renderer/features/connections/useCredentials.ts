@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ConnectionInfo, ProviderInfo, VaultStatus } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
+import { useLiveList } from '../../ui/useLiveList';
 
 export interface CredentialsState {
   status: VaultStatus | null;
@@ -11,43 +12,44 @@ export interface CredentialsState {
   reload(): void;
 }
 
-/** A safety net only: every change (handles included) comes as an event; this catches up after a missed one. */
+/** Expiry shown as "expired" and a keychain locked later are not events: read again now and then. */
 const RELIST_MS = 30_000;
 
 /**
- * The keychain's status, the providers and the connections, fetched on every (re)connection and again whenever the
- * host says a connection changed. Changes are subscribed before the first fetch, so none is missed in between.
+ * The keychain's status and the providers, fetched on every (re)connection, again whenever a connection changes and
+ * now and then; the connections themselves are a live list (credentials.watch), handles included.
  */
 export function useCredentials(): CredentialsState {
   const client = useConnection((s) => s.client);
+  const live = useLiveList('credentials.watch', {});
   const [status, setStatus] = useState<VaultStatus | null>(null);
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
-  const [connections, setConnections] = useState<ConnectionInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const reload = useCallback(() => {
+  const readStatus = useCallback(() => {
     if (!client) return;
-    Promise.all([client.call('credentials.status', {}), client.call('credentials.providers', {}), client.call('credentials.list', {})])
-      .then(([nextStatus, nextProviders, list]) => {
+    Promise.all([client.call('credentials.status', {}), client.call('credentials.providers', {})])
+      .then(([nextStatus, nextProviders]) => {
         setStatus(nextStatus);
         setProviders(nextProviders);
-        setConnections(list);
         setError(null);
       })
       .catch((e: unknown) => setError(errorMessage(e)));
   }, [client]);
 
-  useEffect(() => {
-    if (!client) return;
-    const subscription = client.subscribe('credentials.changes', {}, { onItem: reload });
-    reload();
-    // Expiry shown as "expired" and a keychain locked later are not events: list again now and then.
-    const timer = setInterval(reload, RELIST_MS);
-    return () => {
-      clearInterval(timer);
-      subscription.dispose();
-    };
-  }, [client, reload]);
+  const { refresh } = live;
+  const reload = useCallback(() => {
+    readStatus();
+    refresh();
+  }, [readStatus, refresh]);
 
-  return { status, providers, connections, error, reload };
+  // A connection changing can change what the keychain says (a first key stored, a keychain that refused).
+  useEffect(readStatus, [readStatus, live.items]);
+  useEffect(() => {
+    const timer = setInterval(reload, RELIST_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  const connections = useMemo(() => (live.loaded ? [...live.items] : null), [live.loaded, live.items]);
+  return { status, providers, connections, error: error ?? live.error, reload };
 }
