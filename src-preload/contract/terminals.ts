@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, stream } from './define';
+import { call, liveList, stream } from './define';
 import { SessionId } from './sessions';
 
 export const TerminalId = z.string().regex(/^term_[A-Za-z0-9_-]{8,64}$/, 'expected a terminal id like "term_…"');
@@ -31,6 +31,8 @@ export type TerminalEvent = z.infer<typeof TerminalEvent>;
 export const terminalContract = {
   'terminal.open': call(z.object({ sessionId: SessionId, cols: Cols, rows: Rows }), Terminal),
   'terminal.list': call(z.object({ sessionId: SessionId }), z.array(Terminal)),
+  /** The same list, live: opened, resized and exited terminals as they are now, closed ones removed. */
+  'terminal.watch': liveList(z.object({ sessionId: SessionId }), Terminal, (terminal) => terminal.id),
   'terminal.input': call(z.object({ id: TerminalId, data: z.string().max(1_000_000) }), z.object({})),
   'terminal.resize': call(z.object({ id: TerminalId, cols: Cols, rows: Rows }), z.object({})),
   /** Kills the whole process group and forgets the terminal. */

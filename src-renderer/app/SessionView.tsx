@@ -31,7 +31,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
   const client = useConnection((s) => s.client);
   // Prompts carry the agent, not the run: any open prompt of an agent in the session is what its live run waits on.
   const askingAgents = useConsent(useShallow((s) => (s.prompts[session.id] ?? []).map((p) => p.agentId)));
-  const terminals = useSessionTerminals(session.id, session.status);
+  const terminals = useSessionTerminals(session.id);
   const [error, setError] = useState<string | null>(null);
   const closed = session.status === 'closed';
 

@@ -1,6 +1,7 @@
-import type { terminalContract } from '../../../src-preload/contract/terminals';
-import type { Handlers } from '../../../src-preload/rpc';
+import { terminalContract } from '../../../src-preload/contract/terminals';
+import { liveListHandler, type Handlers } from '../../../src-preload/rpc';
 import type { SessionService } from '../sessions/sessionService';
+import { terminalListChange } from './terminalList';
 import type { TerminalService } from './terminalService';
 
 /** The `terminal.*` calls and streams: the session's terminal cards, their keys, sizes and output. */
@@ -12,6 +13,17 @@ export function createTerminalHandlers(terminals: TerminalService, sessions: Ses
       sessions.get(sessionId);
       return terminals.list(sessionId);
     },
+    'terminal.watch': liveListHandler(terminalContract['terminal.watch'], {
+      list: ({ sessionId }) => {
+        sessions.get(sessionId);
+        return terminals.list(sessionId);
+      },
+      onDidChange: ({ sessionId }, emit) =>
+        terminals.onDidChange((change) => {
+          const listChange = terminalListChange(change, sessionId, terminals);
+          if (listChange) emit(listChange);
+        }),
+    }),
     'terminal.input': ({ id, data }) => {
       terminals.input(id, data);
       return {};

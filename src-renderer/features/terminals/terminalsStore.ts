@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Terminal } from '../../../src-preload/contract';
 
 export interface TerminalsState {
-  /** The host's terminals per session, in opening order. The host's `terminal.list` is the source of truth. */
+  /** The host's terminals per session, in opening order. The host's live list (`terminal.watch`) is the source of truth. */
   bySession: Record<string, Terminal[]>;
   setForSession(sessionId: string, terminals: Terminal[]): void;
   add(terminal: Terminal): void;

@@ -1,30 +1,19 @@
 import { useEffect } from 'react';
 import type { Terminal } from '../../../src-preload/contract';
-import { useConnection } from '../../bridge/connectionStore';
+import { useLiveList } from '../../ui/useLiveList';
 import { useTerminals } from './terminalsStore';
 
 const none: Terminal[] = [];
 
 /**
- * The session's terminals, fetched from the host on every (re)connection: after a reload the cards come back,
- * after a host restart the terminals that died with it disappear.
+ * The session's terminals, live (terminal.watch), kept in the terminals store: after a reload the cards come back,
+ * a terminal closed elsewhere (another window, the session closing) goes, and after a host restart the terminals that
+ * died with it disappear.
  */
-export function useSessionTerminals(sessionId: string, sessionStatus: string): Terminal[] {
-  const client = useConnection((s) => s.client);
+export function useSessionTerminals(sessionId: string): Terminal[] {
+  const { items, loaded } = useLiveList('terminal.watch', { sessionId });
   useEffect(() => {
-    if (!client) return;
-    let cancelled = false;
-    client
-      .call('terminal.list', { sessionId })
-      .then((terminals) => {
-        if (!cancelled) useTerminals.getState().setForSession(sessionId, terminals);
-      })
-      .catch(() => {
-        // Lost connection: the next client lists again.
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, sessionId, sessionStatus]);
+    if (loaded) useTerminals.getState().setForSession(sessionId, [...items]);
+  }, [sessionId, items, loaded]);
   return useTerminals((s) => s.bySession[sessionId] ?? none);
 }
