@@ -55,6 +55,14 @@ export class SpawnAgentService {
     this.resumer = new CheckpointResumer(deps.checkpoints);
   }
 
+  /**
+   * The same spawn_agent (same runtime, store and ledger) timed by `now` instead of the wall clock: a test moves that
+   * clock on to show how time passing at a checkpoint is counted, instead of waiting the time out.
+   */
+  withClock(now: () => number): SpawnAgentService {
+    return new SpawnAgentService({ ...this.deps, now });
+  }
+
   /** The checkpoints agents raised: `pending(sessionId)` for the dialog, `answer(ref, input)` when the user replies. */
   get checkpoints(): CheckpointStore {
     return this.deps.checkpoints;
