@@ -147,6 +147,37 @@ export const ShellResult = z.union([
 ]);
 export type ShellResult = z.infer<typeof ShellResult>;
 
+/**
+ * The shell tool's operations one call each, for the UI: typed requests in the contract's own style (camelCase, every
+ * field an operation needs required by its schema), on the same ExecService and rules as `exec.shell`.
+ */
+export const SpawnRequest = z
+  .object({
+    sessionId: SessionId,
+    command: ShellCommand,
+    /** Run in a pseudo-terminal (keys can be sent; one output stream). */
+    pty: z.boolean().optional(),
+    /** false: answer once the run has ended. true by default, as the spec's spawn. */
+    background: z.boolean().optional(),
+    timeoutSecs: ShellRequest.shape.timeout_secs,
+    maxOutputBytes: ShellRequest.shape.max_output_bytes,
+    watch: ShellRequest.shape.watch,
+    cwd: ShellRequest.shape.cwd,
+  })
+  .strict();
+export type SpawnRequest = z.infer<typeof SpawnRequest>;
+
+export const PollResult = z.object({
+  status: RunStatus,
+  exitCode: z.number().int().nullable(),
+  /** Exactly the items after sinceSeq, up to a page. */
+  items: z.array(RunItem),
+  nextSeq: z.number().int(),
+  /** More items exist after this page: poll again with sinceSeq = nextSeq. */
+  more: z.boolean(),
+});
+export type PollResult = z.infer<typeof PollResult>;
+
 /** A watcher match waiting for the session's agent (delivered on its next turn) and shown to the user. */
 export const BacklogMessage = z.object({
   id: z.number().int(),
@@ -169,8 +200,18 @@ export const SandboxReport = z.object({
 export type SandboxReport = z.infer<typeof SandboxReport>;
 
 export const execContract = {
-  /** The shell tool, as the user (the UI); agents reach the same code through the agent runtime. */
+  /**
+   * The shell tool with the spec's multiplexed JSON, as `omni shell` sends it (agents reach the same code through the
+   * agent runtime). The UI uses the calls below, one per operation.
+   */
   'exec.shell': call(ShellRequest, ShellResult),
+  /** Starts a command as the user in an open session; answers at once unless `background` is false. */
+  'exec.spawn': call(SpawnRequest, z.object({ runId: ExecRunId, status: RunStatus })),
+  'exec.poll': call(z.object({ runId: ExecRunId, sinceSeq: ShellRequest.shape.since_seq }).strict(), PollResult),
+  /** Stops the run's whole process tree. */
+  'exec.kill': call(z.object({ runId: ExecRunId }).strict(), z.object({ status: RunStatus })),
+  /** Types into a run: text and named keys (Enter, Tab, Escape, Up, C-c, ...), in order; answers the input item's seq. */
+  'exec.sendKeys': call(z.object({ runId: ExecRunId, keys: ShellRequest.shape.keys.unwrap() }).strict(), z.object({ seq: z.number().int() })),
   'exec.runs': call(z.object({ sessionId: SessionId }), z.array(Run)),
   'exec.backlog': call(z.object({ sessionId: SessionId }), z.array(BacklogMessage)),
   /** Which isolation and limits agents' commands get on this machine. */

@@ -3,6 +3,7 @@ import { liveListHandler, toDisposable, type Handlers } from '../../../src-prelo
 import type { NativeSandbox } from '../sandbox/native/nativeSandbox';
 import type { SessionService } from '../sessions/sessionService';
 import type { ExecService } from './execService';
+import { createShellOperationHandlers } from './shellOperationHandlers';
 
 /**
  * The `exec.*` calls and streams of the contract: the shell tool as the person at the UI (or `omni shell`) uses it.
@@ -20,6 +21,7 @@ export function createExecHandlers(exec: ExecService, sessions: SessionService, 
       const workspace = spawns && request.session_id ? sessions.getOpen(request.session_id).workspace : '';
       return exec.shell(request, { actor, workspace });
     },
+    ...createShellOperationHandlers(exec, sessions, actor),
     'exec.runs': ({ sessionId }) => {
       sessions.get(sessionId);
       return exec.listRuns(sessionId);
