@@ -24,8 +24,14 @@ if (!parentPort) {
 const toMain = (message: HostToMainMessage): void => parentPort.postMessage(message);
 
 // The main process passes the app home (Electron's userData unless OMNI_HOME was set) in the environment.
-const home = resolveHome(process.env.OMNI_HOME);
-const services = createHostServices({ home, version: packageJson.version });
+// resolveHome creates the home's folders, and fails like any other start (a file where a folder belongs, no
+// permission): inside the promise, so that failure reaches the main process as `fatal` below and is shown, instead
+// of killing the process with an uncaught exception the main process only sees as an exit code.
+let home = '';
+const services = new Promise<Awaited<ReturnType<typeof createHostServices>>>((resolve) => {
+  home = resolveHome(process.env.OMNI_HOME);
+  resolve(createHostServices({ home, version: packageJson.version }));
+});
 // `omni shell` and other scripts reach this host too, through host.json (the windows use their MessagePorts).
 // Failing that costs only the CLI its way in (said in the host log); the windows keep working.
 const localControl = services.then(
