@@ -94,6 +94,19 @@ describe("the Electron shell's page, run against the electron stand-in", { timeo
     assert.deepEqual(await app.command({ cmd: 'call', method: 'session.list', params: {} }), []);
   });
 
+  test('a reloaded page asks again and gets a fresh port that works', async () => {
+    await app.command({ cmd: 'reload' });
+    await app.waitFor('the second port', async () => {
+      const [window] = (await app.state()).windows;
+      return window.portsReceived === 2 && window.connected;
+    });
+    assert.deepEqual(await app.command({ cmd: 'call', method: 'session.list', params: {} }), []);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [window] = (await app.state()).windows;
+    assert.equal(window.portsReceived, 2, 'one port per load, no more');
+    assert.equal(window.loads.length, 2);
+  });
+
   test('the page cannot navigate or open windows; http(s) links go to the system browser', async () => {
     assert.equal(await app.command({ cmd: 'navigate', url: 'https://example.com/' }), false);
     assert.equal(await app.command({ cmd: 'open-window', url: 'https://example.com/docs' }), 'deny');

@@ -8,8 +8,11 @@ import { transferPorts, type MessagePortMain } from './messagePortMain';
 import { isRelayMessage, PortRelays, type RelayMessage } from './portRelay';
 import { standInEvents } from './standInEvents';
 
-/** The child side's shim, bundled beside the app's main.js by the test harness (test/electron-main/shellHarness.ts). */
+/** The child side's shim, bundled beside the app's main.js by the test harness (shellRun/shellHarness.ts). */
 export const PARENT_PORT_SHIM = 'electronStandInParentPort.cjs';
+
+/** Where the shim is: beside the bundle this module is part of, unless a test that imports the sources says. */
+export const shimLocation = { path: join(__dirname, PARENT_PORT_SHIM) };
 
 type StdioMode = 'pipe' | 'ignore' | 'inherit';
 
@@ -49,7 +52,7 @@ export class UtilityProcess extends EventEmitter {
       env: options.env ?? process.env,
       cwd: options.cwd,
       // Not the app process's own execArgv (fork's default): a utility process starts plain, plus the shim.
-      execArgv: ['--require', join(__dirname, PARENT_PORT_SHIM), ...(options.execArgv ?? [])],
+      execArgv: ['--require', shimLocation.path, ...(options.execArgv ?? [])],
       serialization: 'advanced',
       stdio: stdioFor(options.stdio),
     });

@@ -16,8 +16,8 @@ export interface PageLoad {
 
 /**
  * Electron's WebContents, as an EventEmitter that records what the shell asked of it: its top frame, the window
- * open handler, loads ('did-finish-load' after the page came through the protocol handler), navigation the page
- * asks for ('will-navigate', preventable), 'destroyed'.
+ * open handler, loads ('did-finish-load' after the page came through the protocol handler), reloads, navigation
+ * the page asks for ('will-navigate', preventable), 'destroyed'.
  */
 export class WebContents extends EventEmitter {
   readonly id = nextId++;
@@ -57,6 +57,12 @@ export class WebContents extends EventEmitter {
     this.mainFrame.url = url;
     this.emit('dom-ready');
     this.emit('did-finish-load');
+  }
+
+  /** Reloads the page: the old document goes ('did-start-loading'; what it held, its ports included, closes), then loads again. */
+  reload(): void {
+    this.emit('did-start-loading');
+    void this.loadURL(this.mainFrame.url);
   }
 
   /** Stand-in only: the page asks to navigate (a link, location.href=…). True when it went ahead. */

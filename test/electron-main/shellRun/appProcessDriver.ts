@@ -35,6 +35,11 @@ class FakePage {
       ports.slice(channel === PORT_CHANNEL ? 1 : 0).forEach((port) => port.close());
     };
     contents.on('did-finish-load', () => contents.mainFrame.sendToMain(READY_CHANNEL));
+    // A reload ends the old document: its connection and port go with it.
+    contents.on('did-start-loading', () => {
+      this.client?.dispose();
+      this.client = undefined;
+    });
   }
 
   get connected(): boolean {
@@ -150,6 +155,9 @@ async function run(request: DriverRequest): Promise<unknown> {
       const checked = defaultSession.permissionCheckHandler?.(null, request.permission, new URL(request.requestingUrl).origin, details) ?? true;
       return { requested, checked };
     }
+    case 'reload':
+      firstWindow().webContents.reload();
+      return null;
     case 'minimize':
       firstWindow().minimize();
       return null;

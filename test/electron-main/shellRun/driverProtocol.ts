@@ -12,6 +12,7 @@ export type DriverCommand =
   | { cmd: 'navigate'; url: string }
   | { cmd: 'open-window'; url: string }
   | { cmd: 'permission'; permission: string; requestingUrl: string; isMainFrame: boolean }
+  | { cmd: 'reload' }
   | { cmd: 'minimize' }
   | { cmd: 'close-window' }
   | { cmd: 'quit' };
