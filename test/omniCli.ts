@@ -8,7 +8,7 @@
 // run alone needs no build step first. It goes to .cache/test-cli/, not dist/: `npm run build` may be writing dist/
 // at the same time, possibly minified. Two levels below the project root, as dist/cli/ is, because the CLI finds
 // assets/agents and the project root relative to its own folder.
-import { buildSync } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { companionEntries, nodeExternals } from '../scripts/nodeBundle.mjs';
@@ -47,29 +47,32 @@ function isFresh(): boolean {
  * Builds the CLI and the scripts it starts beside itself (worker threads, the WASM agent's child) into a folder of
  * its own, then moves each file into place whole: test files run side by side may build at the same moment, and
  * what they build from the same sources is the same, so whichever rename lands last is as good as the first.
+ * esbuild runs as a command of its own (the same options as scripts/nodeBundle.mjs), not through its JavaScript API:
+ * that leaves a service (a worker thread and an esbuild process) in the test process, and a test file that re-runs
+ * itself in a private keyring (test/privateKeyring.ts) was seen never to exit after its run had ended.
  */
 function build(): void {
   mkdirSync(dir, { recursive: true });
   const staging = mkdtempSync(join(dir, '.build-'));
   try {
     const startedAt = Date.now();
-    const result = buildSync({
-      entryPoints: { omni: join(root, 'src-main/cli/omni.ts'), ...Object.fromEntries(Object.entries(companionEntries).map(([name, entry]) => [name, join(root, entry)])) },
-      absWorkingDir: root,
-      outdir: staging,
-      outExtension: { '.js': '.cjs' },
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      target: ['node20'],
-      sourcemap: true,
-      external: nodeExternals,
-      metafile: true,
-      logLevel: 'warning',
-    });
+    const entries = { omni: 'src-main/cli/omni.ts', ...companionEntries };
+    const result = spawnSync(
+      join(root, 'node_modules', '.bin', 'esbuild'),
+      [
+        ...Object.entries(entries).map(([name, entry]) => `${name}=${entry}`),
+        ...['--bundle', '--format=cjs', '--platform=node', '--target=node20', '--sourcemap', '--log-level=warning', '--out-extension:.js=.cjs'],
+        ...nodeExternals.map((name) => `--external:${name}`),
+        `--outdir=${staging}`,
+        `--metafile=${join(staging, 'meta.json')}`,
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
+    if (result.status !== 0) throw new Error(`building the omni CLI for the tests failed (esbuild exit ${result.status}):\n${result.stderr}`);
+    const metafile = JSON.parse(readFileSync(join(staging, 'meta.json'), 'utf8')) as { inputs: Record<string, unknown> };
     const loader = JSON.stringify(join(root, 'bin', 'runWithCodeCache.mjs'));
     writeFileSync(join(staging, 'omni.mjs'), `import { runWithCodeCache } from ${loader};\nrunWithCodeCache(${JSON.stringify(join(dir, 'omni.cjs'))});\n`);
-    const stamp: Stamp = { startedAt, inputs: Object.keys(result.metafile.inputs) };
+    const stamp: Stamp = { startedAt, inputs: Object.keys(metafile.inputs) };
     writeFileSync(join(staging, 'inputs.json'), JSON.stringify(stamp));
     // The stamp last: until it is in place, the bundles beside it are not taken as fresh.
     const names = [...['omni', ...Object.keys(companionEntries)].flatMap((name) => [`${name}.cjs`, `${name}.cjs.map`]), 'omni.mjs', 'inputs.json'];
