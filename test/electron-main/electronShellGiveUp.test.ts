@@ -37,12 +37,12 @@ async function stillAlive(pids: number[]): Promise<number[]> {
   return pids.filter(isAlive);
 }
 
-test('a host that fails at every start is restarted with backoff, then given up on with its error shown', { timeout: 60_000 }, async () => {
+test('a host that fails at every start is restarted with backoff, then given up on with its error shown', { timeout: 90_000 }, async () => {
   const { home, userHome } = homes();
   // The database's folder is a file: the host cannot open its database, reports why, and exits.
   writeFileSync(join(home, 'memory'), 'not a folder');
   const app = start(home, userHome);
-  const dialog = await app.waitFor('the give-up dialog', () => app.records.find((r) => r.kind === 'dialog'), 40_000);
+  const dialog = await app.waitFor('the give-up dialog', () => app.records.find((r) => r.kind === 'dialog'), 60_000);
   assert.ok(dialog.kind === 'dialog');
   assert.equal(dialog.title, 'Omniscient Shell: the host keeps failing');
   assert.match(dialog.content, /memory/, `the host's own error is shown: ${dialog.content}`);

@@ -59,7 +59,7 @@ class FakePage {
   async call(method: string, params: unknown): Promise<unknown> {
     if (!this.connected) {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('the page got no port within 10 s')), 10_000);
+        const timer = setTimeout(() => reject(new Error('the page got no port within 20 s')), 20_000);
         this.waiting.push(() => {
           clearTimeout(timer);
           resolve();

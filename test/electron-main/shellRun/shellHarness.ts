@@ -128,7 +128,7 @@ export class AppProcess {
   }
 
   /** Polls `check` until it gives a value other than undefined/false, or fails with the app's output. */
-  async waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  async waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const value = await check();
