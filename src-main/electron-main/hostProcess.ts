@@ -73,15 +73,27 @@ async function connect(windowId: number, event: MessageEvent): Promise<void> {
   connections.set(windowId, owner);
 }
 
-async function shutdown(): Promise<void> {
-  for (const windowId of [...connections.keys()]) disconnect(windowId);
-  try {
-    await (await localControl)?.close();
-    await (await services).dispose();
-  } finally {
-    process.exit(0);
-  }
+let stopping: Promise<void> | undefined;
+
+function shutdown(): Promise<void> {
+  stopping ??= (async () => {
+    for (const windowId of [...connections.keys()]) disconnect(windowId);
+    try {
+      await (await localControl)?.close();
+      await (await services).dispose();
+    } finally {
+      process.exit(0);
+    }
+  })();
+  return stopping;
 }
+
+// The supervisor's kill after its grace period is a SIGTERM: stop as cleanly as asked (terminals, runs and the
+// database closed), unless a stop is already under way and stuck, in which case leave at once.
+process.on('SIGTERM', () => {
+  if (stopping) process.exit(0);
+  void shutdown();
+});
 
 parentPort.on('message', (event: MessageEvent) => {
   const message = parseMainToHostMessage(event.data);

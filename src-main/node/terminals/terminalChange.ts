@@ -15,3 +15,6 @@ export type TerminalChange =
   | { kind: 'resized'; sessionId: string; terminalId: string; cols: number; rows: number }
   | { kind: 'exited'; sessionId: string; terminalId: string; exitCode: number | null; signal: number | null }
   | { kind: 'closed'; sessionId: string; terminalId: string; reason: TerminalCloseReason };
+
+/** A change of the terminal list: every change but output. */
+export type TerminalListChange = Exclude<TerminalChange, { kind: 'output' }>;

@@ -19,7 +19,7 @@ export function createTerminalHandlers(terminals: TerminalService, sessions: Ses
         return terminals.list(sessionId);
       },
       onDidChange: ({ sessionId }, emit) =>
-        terminals.onDidChange((change) => {
+        terminals.onDidChangeList((change) => {
           const listChange = terminalListChange(change, sessionId, terminals);
           if (listChange) emit(listChange);
         }),

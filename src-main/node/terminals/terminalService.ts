@@ -6,7 +6,7 @@ import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import { PtyProcess } from './ptyProcess';
 import { SCROLLBACK_CHARS, Scrollback } from './scrollback';
-import type { TerminalChange } from './terminalChange';
+import type { TerminalChange, TerminalListChange } from './terminalChange';
 
 /** What a terminal looks like right now, as the event log's replay rebuilds it. */
 export interface TerminalView {
@@ -48,6 +48,12 @@ export class TerminalService implements Disposable {
   private readonly changed = new Emitter<TerminalChange>();
   /** Fires only for terminals still listed: once `closed` fired, nothing more is heard of that terminal. */
   readonly onDidChange = this.changed.event;
+  private readonly listChanged = new Emitter<TerminalListChange>();
+  /**
+   * The changes that change the session's terminal list (everything but output), apart from the output's hot path:
+   * a listener here costs a chunk of output nothing.
+   */
+  readonly onDidChangeList = this.listChanged.event;
 
   constructor(
     private readonly sessions: SessionService,
@@ -118,12 +124,12 @@ export class TerminalService implements Disposable {
       pty.onDidExit((exit) => {
         info.status = 'exited';
         info.exitCode = exit.exitCode;
-        if (listed()) this.changed.fire({ kind: 'exited', sessionId, terminalId: info.id, exitCode: exit.exitCode, signal: exit.signal });
+        if (listed()) this.fireListChange({ kind: 'exited', sessionId, terminalId: info.id, exitCode: exit.exitCode, signal: exit.signal });
         this.ledger.append({ type: 'terminal.exit', actor: 'host', sessionId, payload: { terminalId: info.id, ...exit } });
       }),
     );
     this.terminals.set(info.id, live);
-    this.changed.fire({ kind: 'opened', terminal: { ...info } });
+    this.fireListChange({ kind: 'opened', terminal: { ...info } });
     this.ledger.append({ type: 'terminal.open', actor, sessionId, payload: { terminalId: info.id, shell, cwd: info.cwd, pid: info.pid } });
     return { ...info };
   }
@@ -154,13 +160,13 @@ export class TerminalService implements Disposable {
     live.info.cols = cols;
     live.info.rows = rows;
     live.pty.resize(cols, rows);
-    this.changed.fire({ kind: 'resized', sessionId: live.info.sessionId, terminalId: id, cols, rows });
+    this.fireListChange({ kind: 'resized', sessionId: live.info.sessionId, terminalId: id, cols, rows });
   }
 
   async close(id: string, actor: string): Promise<void> {
     const live = this.get(id);
     this.terminals.delete(id);
-    this.changed.fire({ kind: 'closed', sessionId: live.info.sessionId, terminalId: id, reason: 'closed' });
+    this.fireListChange({ kind: 'closed', sessionId: live.info.sessionId, terminalId: id, reason: 'closed' });
     await live.pty.kill();
     for (const reader of live.readers) reader.end(new DomainError('closed', 'the terminal was closed'));
     live.owner.dispose();
@@ -198,11 +204,17 @@ export class TerminalService implements Disposable {
     return subscription;
   }
 
+  private fireListChange(change: TerminalListChange): void {
+    this.changed.fire(change);
+    this.listChanged.fire(change);
+  }
+
   async dispose(): Promise<void> {
     const all = [...this.terminals.values()];
     this.terminals.clear();
-    for (const live of all) this.changed.fire({ kind: 'closed', sessionId: live.info.sessionId, terminalId: live.info.id, reason: 'host-stop' });
+    for (const live of all) this.fireListChange({ kind: 'closed', sessionId: live.info.sessionId, terminalId: live.info.id, reason: 'host-stop' });
     this.changed.dispose();
+    this.listChanged.dispose();
     await Promise.all(all.map(async (live) => {
       await live.pty.kill();
       live.owner.dispose();
