@@ -120,6 +120,9 @@ const steps = {
     // (test-only, ~770 MB, kept out of the project's dependencies), once; their tests say so if this failed.
     const clis = await run(process.execPath, ['scripts/install-harness-clis.mjs']);
     if (clis.code !== 0) console.log('test: the real harness CLIs could not be installed; their tests are skipped and reported as such');
+    // The ACP tests drive the real ACP adapters (claude-agent-acp, codex-acp): installed on demand into .cache/acp-agents.
+    const acpAgents = await run(process.execPath, ['scripts/install-acp-agents.mjs']);
+    if (acpAgents.code !== 0) console.log('test: the ACP adapters could not be installed; their tests are skipped and reported as such');
     return nodeTests(findFiles(join(root, 'test'), '.test.ts').sort(), {});
   },
   stress: () => nodeTests(stressFiles().sort(), { OMNI_STRESS: '1' }),
