@@ -4,38 +4,11 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { buildShell, descendantsOf, isAlive, makeHomes, startApp, type AppProcess, type ShellBuild } from './shellRun/shellHarness';
+import { test } from 'node:test';
+import { stillAlive, useShellApps } from './shellRun/shellApps';
+import { descendantsOf } from './shellRun/shellHarness';
 
-let shell: ShellBuild;
-const cleanups: Array<() => void> = [];
-
-before(async () => {
-  shell = await buildShell();
-});
-
-after(() => {
-  cleanups.forEach((cleanup) => cleanup());
-  shell?.dispose();
-});
-
-function homes(): ReturnType<typeof makeHomes> {
-  const made = makeHomes();
-  cleanups.push(() => made.dispose());
-  return made;
-}
-
-function start(home: string, userHome: string): AppProcess {
-  const app = startApp(shell, home, userHome);
-  cleanups.push(() => app.kill());
-  return app;
-}
-
-async function stillAlive(pids: number[]): Promise<number[]> {
-  const deadline = Date.now() + 5_000;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  return pids.filter(isAlive);
-}
+const { homes, start } = useShellApps();
 
 test('a host that fails at every start is restarted with backoff, then given up on with its error shown', { timeout: 90_000 }, async () => {
   const { home, userHome } = homes();

@@ -1,45 +1,17 @@
 // src-main/electron-main run for real, against the electron stand-in (electronStandIn/): another host (an
 // `omni serve`) already runs on the home. The app says so and quits, without restarting its host.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { lockHome } from '../../src-main/node/homeLock';
-import { buildShell, isAlive, makeHomes, startApp, type AppProcess, type ShellBuild } from './shellRun/shellHarness';
+import { stillAlive, useShellApps } from './shellRun/shellApps';
 
-let shell: ShellBuild;
-const cleanups: Array<() => void> = [];
+const { homes, start } = useShellApps();
 
-before(async () => {
-  shell = await buildShell();
-});
-
-after(() => {
-  cleanups.forEach((cleanup) => cleanup());
-  shell?.dispose();
-});
-
-function homes(): ReturnType<typeof makeHomes> {
-  const made = makeHomes();
-  cleanups.push(() => made.dispose());
-  return made;
-}
-
-function start(home: string, userHome: string): AppProcess {
-  const app = startApp(shell, home, userHome);
-  cleanups.push(() => app.kill());
-  return app;
-}
-
-async function stillAlive(pids: number[]): Promise<number[]> {
-  const deadline = Date.now() + 5_000;
-  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  return pids.filter(isAlive);
-}
-
-test('another host on the same home: the app says so and quits, without restarting the host', { timeout: 60_000 }, async () => {
+test('another host on the same home: the app says so and quits, without restarting the host', { timeout: 60_000 }, async (t) => {
   const { home, userHome } = homes();
   // The test process holds the home's lock, as a running `omni serve` on it would.
   const lock = await lockHome(home);
-  cleanups.push(() => lock.release());
+  t.after(() => lock.release());
   const app = start(home, userHome);
   assert.deepEqual(await app.exited, { code: 0, signal: null }, app.log());
   const dialogs = app.records.filter((r) => r.kind === 'dialog');
