@@ -5,11 +5,12 @@ import { test } from 'node:test';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { openDatabase } from '../../src-main/node/store/database';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 function omni(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout + result.stderr };
 }
 

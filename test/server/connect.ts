@@ -8,6 +8,7 @@ import type { KeychainChoice } from '../../src-main/node/vault/hostKeychain';
 import { startServer, type RunningServer } from '../../src-main/server/server';
 import { WebSocketTransport } from '../../src-main/server/webSocketTransport';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 
 export interface TestHost {
   server: RunningServer;
@@ -81,15 +82,13 @@ export interface HostProcess {
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-const omniCli = join(__dirname, '../../src-main/cli/omni.ts');
-
 /**
  * Starts `omni serve --home <home>` in a new process (no keychain) and resolves once it is ready; rejects with its
  * output if it exits first (see `runHostProcess` for a start that is expected to fail). In its own process group, so
  * the test can end whatever a killed host leaves behind.
  */
 export async function startHostProcess(home: string, timeoutMs = 60_000): Promise<HostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', omniCli, 'serve', '--home', home, '--port', '0'], {
+  const child = spawn(process.execPath, [omniCli(), 'serve', '--home', home, '--port', '0'], {
     env: { ...process.env, OMNI_TEST: '1', OMNI_KEYCHAIN: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -139,7 +138,7 @@ export async function startHostProcess(home: string, timeoutMs = 60_000): Promis
 
 /** Runs `omni serve --home <home>` expecting it to stop by itself (it does not print a ready line); kills it after `timeoutMs`. */
 export function runHostProcess(home: string, timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string; pid: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', omniCli, 'serve', '--home', home, '--port', '0'], {
+  const child = spawn(process.execPath, [omniCli(), 'serve', '--home', home, '--port', '0'], {
     env: { ...process.env, OMNI_TEST: '1', OMNI_KEYCHAIN: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

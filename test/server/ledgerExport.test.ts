@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { LedgerExportEvent } from '../../src-preload/contract';
 import { waitFor } from '../helpers';
+import { omniCli } from '../omniCli';
 import { connectClient, hostWithWorkspace, startTestHost } from './connect';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 test('Export from the app writes a file into the home that verifies offline, reporting progress on the way', async (t) => {
   const { host, client, workspace } = await hostWithWorkspace(t);
@@ -24,7 +25,7 @@ test('Export from the app writes a file into the home that verifies offline, rep
   assert.ok(done?.kind === 'done');
   assert.ok(done.file.startsWith(join(host.home, 'exports')), done.file);
   assert.equal(done.redacted, 45_000);
-  const verified = spawnSync(process.execPath, ['--import', 'tsx', cli, 'ledger', 'verify', '--file', done.file], { encoding: 'utf8' });
+  const verified = spawnSync(process.execPath, [cli, 'ledger', 'verify', '--file', done.file], { encoding: 'utf8' });
   // The test host runs without a keychain: nothing is signed, so the file is consistent but proves no authorship.
   assert.equal(verified.status, 4, verified.stdout + verified.stderr);
   assert.match(verified.stdout, new RegExp(`^chain consistent, unsigned: ${done.entries} entries`));

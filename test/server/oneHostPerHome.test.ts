@@ -13,6 +13,7 @@ import { HomeInUseError, homeLockPath, lockHome } from '../../src-main/node/home
 import { createHostServices } from '../../src-main/node/hostServices';
 import { WebSocketTransport } from '../../src-main/server/webSocketTransport';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { openSocket, runHostProcess, startHostProcess, type HostProcess } from './connect';
 
 async function clientOf(host: HostProcess): Promise<RpcClient<Contract>> {
@@ -77,7 +78,7 @@ test('a second omni serve on a home in use exits 5 naming the running host, chan
   // `omni agent run` writes the ledger too: refused the same way, before it opens anything.
   const agentRun = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, '../../src-main/cli/omni.ts'), 'agent', 'run', 'workspace-summary', '--workspace', workspace.path, '--prompt', 'go', '--home', home.path],
+    [omniCli(), 'agent', 'run', 'workspace-summary', '--workspace', workspace.path, '--prompt', 'go', '--home', home.path],
     { encoding: 'utf8', timeout: 60_000, env: { ...process.env, OMNI_TEST: '1', OMNI_KEYCHAIN: 'off' } },
   );
   assert.equal(agentRun.status, 5, agentRun.stderr);
