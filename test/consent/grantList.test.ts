@@ -4,22 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConsentGrant } from '../../src-preload/contract';
 import { grantListChange, isListedGrant } from '../../src-main/node/consent/grantList';
+import { grantWithStatus as grant } from './grantFixture';
 
-const grant = (status: ConsentGrant['status']): ConsentGrant => ({
-  id: 'grant_abcdefgh',
-  agentId: 'claude-writer',
-  sessionId: 'ses_1',
-  capability: 'oauth:anthropic.api',
-  scope: null,
-  action: null,
-  once: true,
-  expiresAt: Date.now() + 600_000,
-  grantedAt: 1,
-  grantedBy: 'user',
-  status,
-  endedAt: null,
-  endedBy: null,
-});
 
 test('granted and used grants stay listed; spent, revoked and expired ones leave the list', () => {
   assert.deepEqual(grantListChange({ kind: 'granted', grant: grant('live') }), { kind: 'upsert', item: grant('live') });

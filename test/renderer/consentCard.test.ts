@@ -6,9 +6,10 @@ import { test } from 'node:test';
 import * as React from 'react';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { ConsentGrant, ConsentPrompt } from '../../src-preload/contract';
+import type { ConsentPrompt } from '../../src-preload/contract';
 import { ConsentCard } from '../../src-renderer/features/consent/ConsentCard';
 import { GrantRow } from '../../src-renderer/features/consent/GrantRow';
+import { grantWithStatus as grant } from '../consent/grantFixture';
 
 // tsx compiles .tsx with the classic JSX transform (React.createElement); see markdownView.test.ts.
 (globalThis as { React?: typeof React }).React = React;
@@ -45,21 +46,6 @@ test('for a connection the card offers "Allow for this run"; for anything else "
   assert.doesNotMatch(files, /title=/);
 });
 
-const grant = (status: ConsentGrant['status']): ConsentGrant => ({
-  id: 'grant_abcdefgh',
-  agentId: 'claude-writer',
-  sessionId: 'ses_1',
-  capability: 'oauth:anthropic.api',
-  scope: null,
-  action: null,
-  once: true,
-  expiresAt: Date.now() + 600_000,
-  grantedAt: 1,
-  grantedBy: 'user',
-  status,
-  endedAt: null,
-  endedBy: null,
-});
 
 test('a once-grant held by a run shows "for this run, in use" and is revocable', () => {
   const html = renderToStaticMarkup(createElement(GrantRow, { grant: grant('used'), now: Date.now() }));

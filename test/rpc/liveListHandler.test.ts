@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { liveList, RpcError, type LiveListFrame } from '../../src-preload/contract';
-import { createMemoryTransportPair, Emitter, RpcClient, RpcServer, type Handlers } from '../../src-preload/rpc';
-import { liveListHandler, type LiveChange, type LiveListSource } from '../../src-preload/rpc/liveListHandler';
+import { createMemoryTransportPair, RpcClient, RpcServer, type Handlers } from '../../src-preload/rpc';
+import { liveListHandler, type LiveListSource } from '../../src-preload/rpc/liveListHandler';
+import { changingItems } from './changingItems';
 
 const Item = z.object({ id: z.string(), group: z.string(), v: z.number() });
 type Item = z.infer<typeof Item>;
@@ -14,19 +15,12 @@ const contract = { 'things.watch': liveList(z.object({ group: z.string().min(1, 
 
 /** A store of items whose changes fire synchronously, as the host's services do. */
 function store(initial: Item[]) {
-  const items = new Map(initial.map((item) => [item.id, item]));
-  const changes = new Emitter<LiveChange<Item>>();
+  const { items, changes, put, drop } = changingItems(initial);
   return {
     items,
     listeners: () => (changes as unknown as { listeners: Set<unknown> }).listeners.size,
-    put(item: Item) {
-      items.set(item.id, item);
-      changes.fire({ kind: 'upsert', item });
-    },
-    drop(id: string) {
-      items.delete(id);
-      changes.fire({ kind: 'remove', id });
-    },
+    put,
+    drop,
     source(list?: LiveListSource<{ group: string }, Item>['list']): LiveListSource<{ group: string }, Item> {
       return {
         list: list ?? (({ group }) => [...items.values()].filter((item) => item.group === group)),

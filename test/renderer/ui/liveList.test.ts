@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { liveList, RpcError } from '../../../src-preload/contract';
-import { createMemoryTransportPair, Emitter, RpcClient, RpcServer, type Handlers, type StreamSink } from '../../../src-preload/rpc';
-import { liveListHandler, type LiveChange } from '../../../src-preload/rpc/liveListHandler';
+import { createMemoryTransportPair, RpcClient, RpcServer, type Handlers, type StreamSink } from '../../../src-preload/rpc';
+import { liveListHandler } from '../../../src-preload/rpc/liveListHandler';
+import { changingItems } from '../../rpc/changingItems';
 import { applyLiveFrame, followLiveList, type LiveListState } from '../../../src-renderer/ui/liveList';
 
 const Item = z.object({ id: z.string(), v: z.number() });
@@ -15,8 +16,7 @@ const contract = { 'things.watch': liveList(z.object({}), Item, (item) => item.i
 const def = contract['things.watch'];
 
 function host(initial: Item[]) {
-  const items = new Map(initial.map((item) => [item.id, item]));
-  const changes = new Emitter<LiveChange<Item>>();
+  const { items, changes, put, drop } = changingItems(initial);
   const serveOne = liveListHandler(def, { list: () => [...items.values()], onDidChange: (_key, emit) => changes.event(emit) });
   let cutNext = false;
   const handlers: Handlers<typeof contract> = {
@@ -32,14 +32,8 @@ function host(initial: Item[]) {
   };
   return {
     items,
-    put(item: Item) {
-      items.set(item.id, item);
-      changes.fire({ kind: 'upsert', item });
-    },
-    drop(id: string) {
-      items.delete(id);
-      changes.fire({ kind: 'remove', id });
-    },
+    put,
+    drop,
     cutNextSubscription() {
       cutNext = true;
     },
