@@ -3,34 +3,34 @@
 // database, an OIDC account is connected through the device flow against a real authorization server (oidc-provider
 // on 127.0.0.1, its pages driven in a second tab the way a person would), and both are disconnected. With the
 // keychain off, the view says so and nothing can be added.
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect, test } from './fixtures';
 import { freePort, startHost, stopHost, type HostProcess } from './hostProcess';
 import type { OidcTestServerOptions } from '../test/vault/oidcTestServer';
 import { startOidcServerProcess, type OidcServerProcess } from './oidcServerProcess';
 import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyringHost';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 // Fresh each run (no key-shaped literal in the source), long and random, so finding it anywhere is unambiguous.
 const CANARY_KEY = `e2e-canary-${randomBytes(18).toString('base64url')}`;
 
 interface Stage {
   tmp: string;
   home: string;
-  browser: Browser;
+  context: BrowserContext;
   page: Page;
 }
 
-async function openApp(url: string, tmp: string, home: string): Promise<Stage> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+/** Opens the app in a fresh context of the worker's Chromium (fixtures.ts), on the Connections tab. */
+async function openApp(browser: Browser, url: string, tmp: string, home: string): Promise<Stage> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('tab', { name: 'Connections' }).click();
-  return { tmp, home, browser, page };
+  return { tmp, home, context, page };
 }
 
 function freshDirs(): { tmp: string; home: string; userHome: string } {
@@ -56,7 +56,7 @@ test.describe('Connections with a real keychain', () => {
   let host: HostProcess;
   let stage: Stage;
 
-  test.beforeEach(async () => {
+  test.beforeEach(async ({ webBrowser }) => {
     // A test can ask for another server (a short code lifetime, slow_down answers) with an "oidc" annotation.
     const custom = test.info().annotations.find((a) => a.type === 'oidc')?.description;
     oidc = await startOidcServerProcess(custom ? (JSON.parse(custom) as OidcTestServerOptions) : {});
@@ -67,13 +67,13 @@ test.describe('Connections with a real keychain', () => {
       JSON.stringify({ oidc: [{ id: 'testidp', name: 'Test IdP', issuer: oidc.issuer, clientId: oidc.clientId, apiDomains: ['127.0.0.1'], flows: ['device', 'pkce'] }] }),
     );
     host = await startHostInPrivateKeyring(await freePort(), dirs.home, dirs.userHome);
-    stage = await openApp(host.url, dirs.tmp, dirs.home);
+    stage = await openApp(await webBrowser(), host.url, dirs.tmp, dirs.home);
   });
 
   test.afterEach(async () => {
     const testInfo = test.info();
     if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('host-output', { body: host.output() });
-    await stage?.browser.close();
+    await stage?.context.close();
     await stopPrivateKeyringHost(host);
     await oidc.stop();
     rmSync(stage.tmp, { recursive: true, force: true });
@@ -219,16 +219,16 @@ test.describe('Connections without a keychain', () => {
   let stage: Stage;
 
   test.afterEach(async () => {
-    await stage?.browser.close();
+    await stage?.context.close();
     await stopHost(host, false);
     rmSync(stage.tmp, { recursive: true, force: true });
   });
 
-  test('the view says credentials are off and adding is disabled', async () => {
+  test('the view says credentials are off and adding is disabled', async ({ webBrowser }) => {
     const { tmp, home, userHome } = freshDirs();
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: userHome, OMNI_KEYCHAIN: 'off' };
     host = await startHost(await freePort(), home, env);
-    stage = await openApp(host.url, tmp, home);
+    stage = await openApp(await webBrowser(), host.url, tmp, home);
     const { page } = stage;
     // The tab is reachable by keyboard like the others: arrows move along the tab list.
     await page.getByRole('tab', { name: 'Connections' }).press('ArrowLeft');

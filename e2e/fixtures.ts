@@ -1,4 +1,4 @@
-import { _electron, chromium, expect, test as base, type Browser, type ElectronApplication, type Page } from '@playwright/test';
+import { _electron, expect, test as base, type Browser, type BrowserContext, type ElectronApplication, type Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,15 +22,6 @@ export interface OmniApp {
   readClipboard(): Promise<string>;
 }
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 /** Tests read terminal text from xterm's DOM rows, so they pin the DOM renderer even where WebGL would work. */
 async function pinDomRenderer(page: Page): Promise<void> {
   await page.addInitScript(() => {
@@ -50,9 +41,19 @@ export interface OmniOptions {
   prepareHome: ((home: string) => void | Promise<void>) | undefined;
 }
 
-export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
+export const test = base.extend<{ omni: OmniApp } & OmniOptions, { webBrowser: () => Promise<Browser> }>({
   prepareHome: [undefined, { option: true }],
-  omni: async ({ prepareHome }, use, testInfo) => {
+  // One Chromium per worker, launched on first use (never in Electron mode), with the config's launchOptions: a
+  // launch and close cost ~1.5 s a test here, and a fresh context per test isolates them as well.
+  webBrowser: [
+    async ({ playwright, launchOptions }, use) => {
+      let browser: Promise<Browser> | undefined;
+      await use(() => (browser ??= playwright.chromium.launch(launchOptions)));
+      if (browser) await (await browser).close();
+    },
+    { scope: 'worker' },
+  ],
+  omni: async ({ prepareHome, webBrowser }, use, testInfo) => {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-')));
     const home = join(tmp, 'home');
     const scratch = join(tmp, 'workspaces');
@@ -74,7 +75,7 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
     };
 
     let electronApp: ElectronApplication | undefined;
-    let browser: Browser | undefined;
+    let context: BrowserContext | undefined;
     let host: HostProcess | undefined;
     let app: OmniApp;
 
@@ -99,9 +100,11 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
       };
     } else {
       const port = await freePort();
-      host = await startHost(port, home, hostEnv);
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+      // The host starts while the page's context is made: neither needs the other until the page opens.
+      [host, context] = await Promise.all([
+        startHost(port, home, hostEnv),
+        webBrowser().then((browser) => browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' })),
+      ]);
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
       const page = await context.newPage();
       await pinDomRenderer(page);
@@ -124,7 +127,7 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions>({
     await use(app);
 
     if (host && testInfo.status !== testInfo.expectedStatus) await testInfo.attach('host-output', { body: host.output() });
-    await browser?.close();
+    await context?.close();
     await electronApp?.close();
     if (host) await stopHost(host, false);
     rmSync(tmp, { recursive: true, force: true });

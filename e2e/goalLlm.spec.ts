@@ -3,7 +3,7 @@
 // OpenAI-compatible mock server (test/mockProviders), connected through the Connections view as a user connects
 // Ollama. The LLM planner's JSON plan lands on the task board, the executor's checkpoint is answered in the dialog,
 // and the resumed executor's request to the model carries "User replied: <the option clicked>".
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { lastUserText, startMockProvider, type MockProvider, type MockScript } from '../test/mockProviders';
 import { createSession, expectConnected, saveScreenshot, visibleSessionView } from './appDriver';
 import { answerConsentCards } from './consentCards';
+import { expect, test } from './fixtures';
 import { freePort, type HostProcess } from './hostProcess';
 import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyringHost';
 import { installUserAgent } from './userAgent';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const PLAN = {
   tasks: [
@@ -52,7 +52,7 @@ interface Stage {
   tmp: string;
   home: string;
   host: HostProcess;
-  browser: Browser;
+  context: BrowserContext;
   page: Page;
   model: MockProvider;
 }
@@ -61,7 +61,7 @@ test.describe('goal run with model-backed agents', () => {
   test.setTimeout(120_000);
   let stage: Stage;
 
-  test.beforeEach(async () => {
+  test.beforeEach(async ({ webBrowser }) => {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-goal-llm-')));
     const home = join(tmp, 'home');
     const userHome = join(tmp, 'user');
@@ -72,17 +72,16 @@ test.describe('goal run with model-backed agents', () => {
     installModelAgent(home, 'executor');
     const model = await startMockProvider('chat', { script: modelScript });
     const host = await startHostInPrivateKeyring(await freePort(), home, userHome);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const context = await (await webBrowser()).newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();
     await page.goto(host.url);
-    stage = { tmp, home, host, browser, page, model };
+    stage = { tmp, home, host, context, page, model };
   });
 
   test.afterEach(async () => {
     const info = test.info();
     if (info.status !== info.expectedStatus) await info.attach('host-output', { body: stage.host.output() });
-    await stage.browser.close();
+    await stage.context.close();
     await stopPrivateKeyringHost(stage.host);
     await stage.model.close();
     rmSync(stage.tmp, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 // dbus-run-session), the session's TUI runs in a terminal card and talks to a local mock of Anthropic's API through
 // the credential proxy; the host is restarted, Resume relaunches the CLI with the stored conversation key, and the
 // mock receives the earlier conversation with the new message. The real key is never in the page.
-import { chromium, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { conversationOf, lastUserText, startMockProvider, type MockProvider } from '../test/mockProviders';
 import { claude } from '../test/harness/realClis';
 import { createSession, saveScreenshot, sessionItem, terminalText, visibleSessionView } from './appDriver';
+import { expect, test } from './fixtures';
 import { startHarnessHost } from './harnessHostProcess';
 import { freePort, type HostProcess } from './hostProcess';
 import { stopPrivateKeyringHost } from './privateKeyringHost';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const REAL_KEY = `sk-ant-e2e-${randomBytes(18).toString('base64url')}`;
 
 async function typeInto(page: Page, card: Locator, message: string): Promise<void> {
@@ -44,10 +44,13 @@ test.describe('Claude Code sessions', () => {
   test.setTimeout(180_000);
   let mock: MockProvider;
   let host: HostProcess | undefined;
-  let browser: Browser | undefined;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
   let tmp: string;
 
-  test.beforeEach(async () => {
+  test.beforeEach(async ({ webBrowser }) => {
+    browser = await webBrowser();
+    context = undefined;
     mock = await startMockProvider('anthropic');
     tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-harness-')));
   });
@@ -55,7 +58,7 @@ test.describe('Claude Code sessions', () => {
   test.afterEach(async () => {
     const info = test.info();
     if (host && info.status !== info.expectedStatus) await info.attach('host-output', { body: host.output() });
-    await browser?.close();
+    await context?.close();
     if (host) await stopPrivateKeyringHost(host);
     await mock.close();
     rmSync(tmp, { recursive: true, force: true });
@@ -70,8 +73,7 @@ test.describe('Claude Code sessions', () => {
     const port = await freePort();
     const env = { OMNI_CLAUDE_CODE_PATH: claude };
     host = await startHarnessHost(port, home, userHome, mock.origin, env);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
     const page = await context.newPage();
     await page.goto(host.url);

@@ -131,10 +131,12 @@ test.describe('terminal cards', () => {
     await expect.poll(() => terminalText(card)).toMatch(/^pasted:needle-42$/m);
 
     // Resize: dragging the screen's corner taller gives the shell more rows.
+    // The size is parsed from the same read that matched: a second read could come after the next `clear`.
     const rowsNow = async (): Promise<number> => {
       await runInTerminal(page, card, 'clear; stty size | sed "s/^/size:/"');
-      await expect.poll(() => terminalText(card)).toMatch(/^size:\d+ \d+$/m);
-      return Number(/^size:(\d+) /m.exec(await terminalText(card))![1]);
+      let size: RegExpExecArray | null = null;
+      await expect.poll(async () => (size = /^size:(\d+) \d+$/m.exec(await terminalText(card))) !== null).toBe(true);
+      return Number(size![1]);
     };
     const rowsBefore = await rowsNow();
     const screen = (await card.locator('.terminal-screen').boundingBox())!;
