@@ -48,8 +48,7 @@ function isFresh(): boolean {
  * its own, then moves each file into place whole: test files run side by side may build at the same moment, and
  * what they build from the same sources is the same, so whichever rename lands last is as good as the first.
  * esbuild runs as a command of its own (the same options as scripts/nodeBundle.mjs), not through its JavaScript API:
- * that leaves a service (a worker thread and an esbuild process) in the test process, and a test file that re-runs
- * itself in a private keyring (test/privateKeyring.ts) was seen never to exit after its run had ended.
+ * that would leave a service (a worker thread and an esbuild process) in the test process for the rest of its life.
  */
 function build(): void {
   mkdirSync(dir, { recursive: true });
