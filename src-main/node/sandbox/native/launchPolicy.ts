@@ -85,6 +85,13 @@ export interface LaunchPolicy {
    * folder, say. A secret place itself (the app home, ~/.ssh) cannot be one; a folder inside the app home can.
    */
   readOnlyPaths?: readonly string[];
+  /**
+   * Absolute paths, besides the workspace, the command may read and write, bound at their path (never staged): a
+   * long-lived agent's own config folder, say. Each must exist, lie outside the workspace, show no secret place
+   * (be one, contain one, or link to one) and lie in no secret place but the app home (a folder inside the app
+   * home can be one: it is the app's, not the user's). Linux only so far (macOS refuses a policy with them).
+   */
+  writablePaths?: readonly string[];
   /** More absolute paths to hide (an empty directory, or /dev/null for a file) besides the default secret places. */
   hiddenPaths?: readonly string[];
   /**

@@ -78,6 +78,23 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
     if (covering) throw new NativeSandboxPolicyError('readOnlyPaths', `${path} would show ${covering}, a place secrets live`, 'share a folder that holds no secrets');
     return { real, path };
   });
+  // Writable folders: resolved like the read-only ones; besides not showing a secret place, one may lie in no secret
+  // place but the app home (an agent's config folder under <home>/acp/ is the app's; ~/.ssh/x is the user's).
+  const appHomes = [context.appHome, process.env.OMNI_HOME].filter((home): home is string => !!home).flatMap((home) => [home, realOrSelf(home)]);
+  const writable = (policy.writablePaths ?? []).map((path) => {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      throw new NativeSandboxPolicyError('writablePaths', `${path} does not exist`, 'create the folder first');
+    }
+    const covering = secrets.find((secret) => isInside(secret, real) || isInside(realOrSelf(secret), real));
+    if (covering) throw new NativeSandboxPolicyError('writablePaths', `${path} would show ${covering}, a place secrets live`, 'share a folder that holds no secrets');
+    const within = secrets.find((secret) => !appHomes.includes(secret) && (isInside(real, secret) || isInside(real, realOrSelf(secret))));
+    if (within) throw new NativeSandboxPolicyError('writablePaths', `${path} is inside ${within}, a place secrets live`, 'share a folder outside it');
+    if (isInside(real, policy.workspace)) throw new NativeSandboxPolicyError('writablePaths', `${path} is inside the workspace, which is writable already`, 'leave it out');
+    return { real, path };
+  });
   const holding = secrets.find((secret) => isInside(policy.workspace, secret));
   if (holding) throw new NativeSandboxPolicyError('workspace', `${policy.workspace} is inside ${holding}, a place secrets live`, 'open a folder outside it');
 
@@ -148,6 +165,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
       // .meta/context.md and session.json are the host's: readable, never written by a run.
       '--ro-bind-try', meta, meta,
       ...readOnly.flatMap(({ real, path }) => ['--ro-bind', real, path]),
+      ...writable.flatMap(({ real, path }) => ['--bind', real, path]),
       ...hideArgs(secrets, [policy.workspace]),
       '--chdir', policy.cwd,
       '--seccomp', '9',
@@ -188,6 +206,7 @@ export async function prepareLinuxLaunch(policy: LaunchPolicy, context: LinuxLau
 
     const enforced = [
       'bwrap', 'userns', 'pidns', 'netns', 'seccomp', 'fs:read-only-system', 'fs:workspace-only-writable', 'fs:secrets-hidden',
+      ...(writable.length > 0 ? ['fs:writable-paths'] : []),
       proxy ? 'network:allowlist-proxy' : 'network:none',
       ...localServices.map((service) => `local-service:${service.port}`),
       ...(cgroup?.enforced ?? []),

@@ -24,6 +24,9 @@ export async function prepareMacosLaunch(policy: LaunchPolicy, context: MacosLau
   if (policy.localServices?.length) {
     throw new NativeSandboxUnavailableError('unsupported_platform', 'host services (localServices) are bridged only on Linux so far', 'run without localServices on macOS');
   }
+  if (policy.writablePaths?.length) {
+    throw new NativeSandboxUnavailableError('unsupported_platform', 'writable folders besides the workspace (writablePaths) are bound only on Linux so far', 'run without writablePaths on macOS');
+  }
   const runDir = mkdtempSync(join(context.stagingRoot, `omni-native-${process.pid}-`));
   let proxy: EgressProxy | null = null;
   try {

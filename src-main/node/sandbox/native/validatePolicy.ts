@@ -54,6 +54,9 @@ export function validatePolicy(policy: LaunchPolicy): void {
   for (const path of policy.readOnlyPaths ?? []) {
     if (!isAbsolute(path)) throw new NativeSandboxPolicyError('readOnlyPaths', `"${path}" is not an absolute path`, 'pass absolute paths');
   }
+  for (const path of policy.writablePaths ?? []) {
+    if (typeof path !== 'string' || !isAbsolute(path)) throw new NativeSandboxPolicyError('writablePaths', `"${String(path)}" is not an absolute path`, 'pass absolute paths');
+  }
   for (const path of policy.hiddenPaths ?? []) {
     if (!isAbsolute(path)) throw new NativeSandboxPolicyError('hiddenPaths', `"${path}" is not an absolute path`, 'pass absolute paths');
   }
