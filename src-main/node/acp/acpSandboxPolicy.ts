@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { LaunchPolicy, LocalService, NetworkRequestEvent, ResourceLimits } from '../sandbox/native/launchPolicy';
+import { defaultSecretPaths, isInside } from '../sandbox/native/sandboxMounts';
 
 /**
  * The native-sandbox policy of an ACP agent process (docs/acp-agents.md, Sandbox):
@@ -38,7 +39,10 @@ export const ACP_DEFAULT_RESOURCES: ResourceLimits = { pids: 1024, memBytes: 4 *
 
 const SYSTEM_DIRS = ['/usr/', '/bin/', '/sbin/', '/lib/', '/lib64/', '/opt/'];
 
-/** Node's installation (the folder above its bin/), when the sandbox would not show it anyway; else null. */
+/**
+ * Node's installation (the folder above its bin/), when the sandbox would not show it anyway; else null. When that
+ * folder holds a secret place (node in ~/.local/bin: ~/.local holds share/keyrings), only node's own folder.
+ */
 export function nodeInstallDir(nodePath: string): string | null {
   let real: string;
   try {
@@ -48,7 +52,9 @@ export function nodeInstallDir(nodePath: string): string | null {
   }
   if (SYSTEM_DIRS.some((dir) => real.startsWith(dir))) return null;
   const binDir = dirname(real);
-  return dirname(binDir) === binDir ? binDir : dirname(binDir);
+  const above = dirname(binDir);
+  if (above === binDir || defaultSecretPaths().some((secret) => isInside(secret, above))) return binDir;
+  return above;
 }
 
 export function acpSandboxPolicy(input: AcpSandboxPolicyInput): LaunchPolicy {
