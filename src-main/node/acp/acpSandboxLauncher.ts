@@ -26,6 +26,8 @@ export interface AcpAgentCredential {
   bridge: LocalService;
   /** The provider's API hosts: the only names the agent may reach through the egress proxy. */
   apiHosts: readonly string[];
+  /** Asked at every egress request: false (the grant was revoked) refuses it. */
+  stillGranted?(): boolean;
   /** Ends the grant/handle behind the dummy key; called once the agent has exited. */
   release(): void;
 }
@@ -138,6 +140,7 @@ export function createAcpSandboxLauncher(options: AcpSandboxLauncherOptions): Ac
             apiHosts: credential?.apiHosts ?? [],
             credentialBridge: credential?.bridge ?? null,
             label,
+            stillGranted: credential?.stillGranted ? () => credential.stillGranted!() : undefined,
             onRequest: options.onNetworkRequest ? (event) => options.onNetworkRequest!({ ...event, agentId: request.agent.id, sessionId: request.sessionId }) : undefined,
             resources: options.resources,
           }),
