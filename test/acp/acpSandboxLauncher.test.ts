@@ -228,6 +228,23 @@ describe('ACP agent process in the native sandbox', { skip: realpathSync(home).s
     }
   });
 
+  it("a revoked grant (stillGranted false) refuses the next egress request to the provider's host mid-run", async () => {
+    let live = true;
+    const revocable = createAcpSandboxLauncher({ sandbox, appHome, credential: async () => ({ ...(await credential()), stillGranted: () => live }) });
+    const agent = await revocable.launch({ agent: agentEntry('claude'), sessionId: SESSION, workspace, env: {} });
+    const probe = probeClient(agent);
+    try {
+      const url = `http://${API_HOST}:${internet.port}/v1/before-revoke`;
+      assert.equal((await probe.ask({ op: 'http', viaProxy: true, url })).status, 200);
+      live = false;
+      const after = await probe.ask({ op: 'http', viaProxy: true, url: `http://${API_HOST}:${internet.port}/v1/after-revoke` });
+      assert.equal(after.status, 403, JSON.stringify(after));
+      assert.ok(!internet.hits.some((hit) => hit.endsWith('/v1/after-revoke')));
+    } finally {
+      await agent.kill();
+    }
+  });
+
   it('without a usable sandbox, runs plain with the reason for the card; the env is as clean; kill() reaps its process group', async () => {
     const probeResult = sandbox.probeSandbox();
     const broken: SandboxProbe = { ...probeResult, usable: false, problem: { reason: 'bwrap_missing', message: 'bwrap not found', hint: 'install bubblewrap' } };
