@@ -1,5 +1,6 @@
 import { contract, type Contract } from '../../src-preload/contract';
 import type { Handlers } from '../../src-preload/rpc';
+import { composeAcp } from './acp/composeAcp';
 import { composeAgentRegistry } from './agents/registry/composeAgentRegistry';
 import { composeAgents } from './agents/runtime/composeAgents';
 import { AsyncDisposableStore } from './base/asyncDisposableStore';
@@ -119,6 +120,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor }));
     const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
+    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, exec: exec.service, log, actor }));
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.
     parts.add('consent', consent);
@@ -134,6 +136,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
       ...agents.handlers,
       ...goal.handlers,
       ...harness.handlers,
+      ...acp.handlers,
     };
     // The contract and the handler map must name the same things; the type system checks it, this guards at runtime.
     for (const name of Object.keys(contract)) {

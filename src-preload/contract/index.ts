@@ -1,3 +1,4 @@
+import { acpContract } from './acp';
 import { agentContract } from './agents';
 import { consentContract } from './consent';
 import { credentialContract } from './credentials';
@@ -21,9 +22,11 @@ export const contract = {
   ...credentialContract,
   ...goalContract,
   ...harnessContract,
+  ...acpContract,
 };
 export type Contract = typeof contract;
 
+export * from './acp';
 export * from './agentEvents';
 export * from './agents';
 export * from './consent';

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { AcpConnection, type AcpClientHandlers } from '../../src-main/node/acp/acpConnection';
@@ -8,9 +9,11 @@ import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
 import { isAlive } from '../../src-main/node/base/processTable';
 
 const FAKE = join(import.meta.dirname, 'fakeAcpAgent.ts');
+// Absolute: the agent runs in its workspace, where `--import tsx` would not resolve.
+const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 function fakeEntry() {
-  return { id: 'fake', name: 'Fake', command: process.execPath, args: ['--import', 'tsx', FAKE], env: {}, source: 'user' as const };
+  return { id: 'fake', name: 'Fake', command: process.execPath, args: ['--import', TSX, FAKE], env: {}, source: 'user' as const };
 }
 
 function recorder() {

@@ -18,6 +18,8 @@ export const EventKind = {
   terminalClosed: 'terminal.closed',
   /** payload: { level, message }: the host protocol's log_progress (host/progressLog.ts); no effect on replay. */
   hostProgress: 'host.progress',
+  /** subject: the ACP conversation id; payload: { type, data } (src-main/node/acp/acpEventLog.ts); no effect on replay. */
+  acpEvent: 'acp.event',
   /** Written by retention in place of removed events; payload: DroppedEvents. */
   dropped: 'eventlog.dropped',
 } as const;

@@ -90,7 +90,9 @@ export function replaySession(sessionId: string, events: Iterable<LoggedEvent>, 
         terminals.delete(event.subject!);
         break;
       case EventKind.hostProgress:
-        // Progress messages are shown in the progress log; they change nothing a replay rebuilds.
+      case EventKind.acpEvent:
+        // Progress messages are shown in the progress log, ACP conversations by acp.updates; they change nothing a
+        // replay rebuilds.
         break;
       case EventKind.dropped: {
         const { through } = parse(Dropped, event.payload);
