@@ -1,0 +1,141 @@
+// Integration: the REAL claude-agent-acp adapter (installed by scripts/install-acp-agents.mjs into .cache/acp-agents),
+// i.e. Claude Code through the Claude Agent SDK, speaking ACP to the host, against the mock Anthropic API
+// (test/mockProviders). A prompt streams chunks; the mock's Write tool call becomes a permission request, then a
+// consent card: allowed, Claude Code's own Write tool creates the file and the tool_call_update's diff is stored;
+// denied, nothing is written. After a host restart the conversation shows from the event log, and Resume
+// (session/load) continues it: the mock receives the earlier turns.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
+import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
+import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
+import { tempDir } from '../helpers';
+import { conversationOf, startMockProvider, type MockProvider } from '../mockProviders';
+import { writeToolScript } from '../harness/writeToolScript';
+
+const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
+const BIN = join(import.meta.dirname, '..', '..', '.cache', 'acp-agents', 'node_modules', '.bin');
+const skip = existsSync(join(BIN, 'claude-agent-acp')) ? false : 'claude-agent-acp is not installed (node scripts/install-acp-agents.mjs failed or was not run)';
+const sinkOf = <T>(push: (item: T) => void): StreamSink<T> => ({ push, end: () => undefined, onFlowControl: () => undefined, isPaused: false, isClosed: false });
+
+interface Host {
+  services: HostServices;
+  sessionId: string;
+  cards: ConsentPrompt[];
+  answer: ConsentAnswer;
+  dispose(): Promise<void>;
+}
+
+async function openHost(home: string, workspace: string, sessionId?: string): Promise<Host> {
+  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'off' });
+  const id = sessionId ?? (await services.handlers['session.create']({ workspace }, CONNECTION)).id;
+  const host: Host = {
+    services,
+    sessionId: id,
+    cards: [],
+    answer: { kind: 'allow_once' },
+    async dispose() {
+      prompts?.dispose();
+      await services.dispose();
+    },
+  };
+  const prompts = services.handlers['consent.prompts'](
+    { sessionId: id },
+    sinkOf<ConsentPromptEvent>((event) => {
+      if (event.kind !== 'pending') return;
+      host.cards.push(event.prompt);
+      void services.handlers['consent.answer']({ promptId: event.prompt.id, answer: host.answer }, CONNECTION);
+    }),
+    CONNECTION,
+  );
+  return host;
+}
+
+function entries(host: Host, conversationId: string): AcpEntry[] {
+  const got: AcpEntry[] = [];
+  host.services.handlers['acp.updates']({ conversationId }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION)?.dispose();
+  return got;
+}
+const kindOf = (e: AcpEntry) => (e.type === 'update' ? (e.data as { sessionUpdate: string }).sessionUpdate : e.type);
+const chunks = (list: AcpEntry[]) => list.filter((e) => kindOf(e) === 'agent_message_chunk').map((e) => (e.data as { content: { text?: string } }).content.text ?? '').join('');
+
+test('claude-agent-acp: streamed turn, Write allowed and denied through consent cards, history and Resume after a restart', { skip, timeout: 300_000 }, async (t) => {
+  const home = tempDir('acp-real-home');
+  const workspace = tempDir('acp-real-ws');
+  const userHome = tempDir('acp-real-user');
+  const target = join(workspace.path, 'hello.txt');
+  let mode: 'echo' | 'write' = 'echo';
+  const write = writeToolScript(() => ({ name: 'Write', input: { file_path: target, content: 'written by claude' } }));
+  const mock: MockProvider = await startMockProvider('anthropic', {
+    script: (req) => {
+      if (mode === 'write') return write(req);
+      const last = conversationOf(req).filter((turn) => turn.role === 'user').at(-1)?.text ?? '';
+      return { text: `mock reply to: ${last.slice(-60)}` };
+    },
+  });
+  // The agent process's environment (the host passes its own): offline, against the mock, as root allowed.
+  Object.assign(process.env, { OMNI_ACP_AGENTS_BIN: BIN, ANTHROPIC_BASE_URL: mock.baseUrl, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', IS_SANDBOX: '1', HOME: userHome.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
+  let host = await openHost(home.path, workspace.path);
+  t.after(async () => {
+    await host.dispose();
+    await mock.close();
+    home.cleanup();
+    workspace.cleanup();
+    userHome.cleanup();
+  });
+  const { sessionId } = host;
+
+  let started = Date.now();
+  const conversation = await host.services.handlers['acp.start']({ sessionId, agent: 'claude' }, CONNECTION);
+  t.diagnostic(`initialize + session/new: ${Date.now() - started} ms`);
+  assert.equal(conversation.status, 'ready');
+  assert.ok(conversation.continuation.key, 'the ACP session id is stored as the continuation key');
+  assert.equal(conversation.continuation.provider, 'acp:claude');
+
+  started = Date.now();
+  const first = await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'say hello please' }, CONNECTION);
+  t.diagnostic(`first turn: ${Date.now() - started} ms`);
+  assert.equal(first.stopReason, 'end_turn');
+  assert.match(chunks(entries(host, conversation.id)), /mock reply to: [^]*say hello please/);
+
+  // Write, denied: the file stays absent.
+  mode = 'write';
+  host.answer = { kind: 'deny' };
+  await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write hello.txt' }, CONNECTION);
+  assert.equal(existsSync(target), false);
+  assert.equal(host.cards.at(-1)?.capability, 'files.write');
+  assert.equal(host.cards.at(-1)?.target, 'hello.txt');
+
+  // Write, allowed once: Claude Code's Write tool creates it; the tool_call_update with its diff is stored.
+  host.answer = { kind: 'allow_once' };
+  await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write hello.txt' }, CONNECTION);
+  assert.equal(readFileSync(target, 'utf8'), 'written by claude');
+  const all = entries(host, conversation.id);
+  const kinds = new Set(all.map(kindOf));
+  t.diagnostic(`update kinds seen: ${[...kinds].join(', ')}`);
+  assert.ok(kinds.has('tool_call'));
+  assert.ok(
+    all.some((e) => kindOf(e) === 'tool_call_update' && JSON.stringify(e.data).includes('written by claude')),
+    'a tool_call_update carries the write',
+  );
+  const ledger = (await host.services.handlers['ledger.list']({ sessionId, limit: 1000 }, CONNECTION)).filter((e) => e.type === 'acp.permission').map((e) => (e.payload as { answer: string }).answer);
+  assert.deepEqual(ledger.sort(), ['allow', 'reject'], 'both answers are ledgered');
+
+  // Restart: the history is there without the agent; Resume continues, and the mock sees the earlier turns.
+  const before = chunks(all);
+  await host.dispose();
+  host = await openHost(home.path, workspace.path, sessionId);
+  assert.equal(chunks(entries(host, conversation.id)), before);
+  mode = 'echo';
+  started = Date.now();
+  const resumed = await host.services.handlers['acp.resume']({ conversationId: conversation.id }, CONNECTION);
+  t.diagnostic(`resume (session/load): ${Date.now() - started} ms`);
+  assert.equal(resumed.status, 'ready');
+  const seen = mock.turns().length;
+  await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'what did I ask first?' }, CONNECTION);
+  const last = mock.turns().slice(seen).find((req) => conversationOf(req).some((turn) => turn.role === 'user' && turn.text.includes('what did I ask first?')));
+  assert.ok(last, 'the resumed prompt reached the mock');
+  assert.ok(conversationOf(last).some((turn) => turn.role === 'user' && turn.text.includes('say hello please')), 'the mock received the earlier turns');
+});
