@@ -120,7 +120,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor }));
     const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
-    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, exec: exec.service, log, actor }));
+    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, log, actor }));
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.
     parts.add('consent', consent);

@@ -236,3 +236,33 @@ test('a terminal runs through the exec service (the Runs panel) after consent', 
   const runs = await host.services.handlers['exec.runs']({ sessionId: host.sessionId }, CONNECTION);
   assert.ok(runs.some((r) => r.actor === 'acp:fake-term' && r.argv.join(' ').includes('echo')), JSON.stringify(runs.map((r) => [r.actor, r.argv])));
 });
+
+test('a permission request waits for a window to show its card; it is not denied because none is open', { timeout: 60_000 }, async (t) => {
+  const home = tempDir('acp-home');
+  const workspace = tempDir('acp-ws');
+  writeAgents(home.path, workspace.path);
+  const services = await createHostServices({ home: home.path, version: '0.0.0-test', keychain: 'off' });
+  t.after(async () => {
+    await services.dispose();
+    home.cleanup();
+    workspace.cleanup();
+  });
+  const session = await services.handlers['session.create']({ workspace: workspace.path }, CONNECTION);
+  const conversation = await services.handlers['acp.start']({ sessionId: session.id, agent: 'fake-perm' }, CONNECTION);
+  const turn = services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write it' }, CONNECTION);
+  // No window watches the session's cards: the request waits.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const ledgered = (await services.handlers['ledger.list']({ sessionId: session.id, limit: 100 }, CONNECTION)).filter((e) => e.type === 'acp.permission');
+  assert.equal(ledgered.length, 0, 'not answered yet');
+  // A window opens and answers.
+  const prompts = services.handlers['consent.prompts'](
+    { sessionId: session.id },
+    sinkOf<ConsentPromptEvent>((event) => {
+      if (event.kind === 'pending') void services.handlers['consent.answer']({ promptId: event.prompt.id, answer: { kind: 'allow_once' } }, CONNECTION);
+    }),
+    CONNECTION,
+  );
+  t.after(() => prompts?.dispose());
+  assert.equal((await turn).stopReason, 'end_turn');
+  assert.equal(readFileSync(join(workspace.path, 'hello.txt'), 'utf8'), 'hello');
+});

@@ -4,6 +4,7 @@ import type { ConsentEngine } from '../consent/consentEngine';
 import type { Ledger } from '../ledger/ledger';
 import { HostCallError } from '../sandbox/wasm/hostCallError';
 import { WorkspaceFiles } from '../sandbox/wasm/workspaceFiles';
+import { askPatiently, type WhenWatched } from './acpConsentAsk';
 import { workspaceRelative } from './acpWorkspacePath';
 
 export interface AcpFileAccessContext {
@@ -31,6 +32,7 @@ export class AcpFileAccess {
     private readonly engine: ConsentEngine,
     private readonly ledger: Ledger,
     private readonly context: AcpFileAccessContext,
+    private readonly whenWatched?: WhenWatched,
   ) {
     this.files = new WorkspaceFiles(context.workspace);
   }
@@ -87,7 +89,7 @@ export class AcpFileAccess {
     const use = { agentId: this.context.agentId, sessionId: this.context.sessionId, capability, target };
     const checked = this.engine.check(use);
     if (checked.decision === 'allow') return;
-    const outcome = await this.engine.ask({ ...use, reason: `the agent wants to ${summary}`, durationS: PROPOSED_GRANT_S, signal });
+    const outcome = await askPatiently(this.engine, { ...use, reason: `the agent wants to ${summary}`, durationS: PROPOSED_GRANT_S, signal }, this.whenWatched);
     if (outcome.decision !== 'allow') throw new RequestError(-32000, `denied by Omniscient Shell's consent: ${outcome.reason}`);
     const used = this.engine.check(use);
     if (used.decision !== 'allow') throw new RequestError(-32000, `denied by Omniscient Shell's consent: ${used.reason}`);

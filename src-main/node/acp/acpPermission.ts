@@ -1,6 +1,7 @@
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { ConsentEngine } from '../consent/consentEngine';
 import type { Ledger } from '../ledger/ledger';
+import { askPatiently, type WhenWatched } from './acpConsentAsk';
 import { acpToolCapability } from './acpToolCapability';
 
 export interface AcpPermissionContext {
@@ -28,6 +29,7 @@ export async function decideAcpPermission(
   context: AcpPermissionContext,
   request: RequestPermissionRequest,
   signal: AbortSignal,
+  whenWatched?: WhenWatched,
 ): Promise<{ response: RequestPermissionResponse; allowed: boolean; target?: string; capability: string }> {
   const who = { agentId: context.agentId, sessionId: context.sessionId };
   const use = acpToolCapability(request.toolCall, context.workspace);
@@ -56,7 +58,7 @@ export async function decideAcpPermission(
   }
   const capabilityUse = { ...who, capability: use.capability, target: use.target, method: use.method, action: use.action };
   const reason = `${request.toolCall.title ? `${request.toolCall.title}: ` : ''}the agent wants to ${use.summary}`;
-  const outcome = await engine.ask({ ...capabilityUse, reason: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason, durationS: PROPOSED_GRANT_S, signal });
+  const outcome = await askPatiently(engine, { ...capabilityUse, reason: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason, durationS: PROPOSED_GRANT_S, signal }, whenWatched);
   if (signal.aborted) return cancelled('the turn was cancelled before the request was answered');
   if (outcome.decision !== 'allow') return reject(outcome.reason);
   const used = engine.check(capabilityUse);

@@ -17,6 +17,7 @@ import { installAcpAgent } from './acpInstaller';
 import { decideAcpPermission } from './acpPermission';
 import type { AcpProcessLauncher } from './acpProcess';
 import { AcpTerminals } from './acpTerminals';
+import type { WhenWatched } from './acpConsentAsk';
 
 export interface AcpServiceOptions {
   home: string;
@@ -28,6 +29,8 @@ export interface AcpServiceOptions {
   exec: ExecService;
   registry: AcpAgentRegistry;
   launcher: AcpProcessLauncher;
+  /** Waits for someone to watch the session's consent cards (UiConsentChannel.whenWatched); without it, asks fail closed as usual. */
+  whenWatched?: WhenWatched;
   /** The agent process's environment (default: the host's). */
   env?: () => Record<string, string>;
   connection?: AcpConnectionOptions;
@@ -286,8 +289,8 @@ export class AcpService {
       record: { ...record, sandboxed: process.sandboxed },
       connection: undefined as unknown as AcpConnection,
       acpSessionId: record.continuation.key ?? '',
-      files: new AcpFileAccess(this.options.consent, this.options.ledger, context),
-      terminals: new AcpTerminals(this.options.consent, this.options.exec, context),
+      files: new AcpFileAccess(this.options.consent, this.options.ledger, context, this.options.whenWatched),
+      terminals: new AcpTerminals(this.options.consent, this.options.exec, context, this.options.whenWatched),
       pending: new Set(),
       turn: null,
       loading: false,
@@ -345,7 +348,7 @@ export class AcpService {
         signal.addEventListener('abort', onAbort, { once: true });
         live.pending.add(controller);
         try {
-          const decided = await decideAcpPermission(this.options.consent, this.options.ledger, context, params, controller.signal);
+          const decided = await decideAcpPermission(this.options.consent, this.options.ledger, context, params, controller.signal, this.options.whenWatched);
           if (decided.allowed && decided.capability === 'files.write' && decided.target !== undefined) live.files.approveWrite(decided.target);
           return decided.response;
         } finally {

@@ -1,6 +1,7 @@
 import { RequestError, type CreateTerminalRequest, type TerminalOutputResponse, type WaitForTerminalExitResponse } from '@agentclientprotocol/sdk';
 import type { ConsentEngine } from '../consent/consentEngine';
 import type { ExecService } from '../exec/execService';
+import { askPatiently, type WhenWatched } from './acpConsentAsk';
 import { workspaceRelative } from './acpWorkspacePath';
 
 export interface AcpTerminalContext {
@@ -30,6 +31,7 @@ export class AcpTerminals {
     private readonly engine: ConsentEngine,
     private readonly exec: ExecService,
     private readonly context: AcpTerminalContext,
+    private readonly whenWatched?: WhenWatched,
   ) {}
 
   private caller() {
@@ -46,7 +48,7 @@ export class AcpTerminals {
       cwd = rel.path === '' ? undefined : rel.path;
     }
     const use = { agentId: this.context.agentId, sessionId: this.context.sessionId, capability: 'process.exec', action: line };
-    const outcome = await this.engine.ask({ ...use, reason: `the agent wants to run $ ${line} in ${request.cwd ?? this.context.workspace}`, durationS: PROPOSED_GRANT_S, signal });
+    const outcome = await askPatiently(this.engine, { ...use, reason: `the agent wants to run $ ${line} in ${request.cwd ?? this.context.workspace}`, durationS: PROPOSED_GRANT_S, signal }, this.whenWatched);
     if (outcome.decision !== 'allow') throw new RequestError(-32000, `denied by Omniscient Shell's consent: ${outcome.reason}`);
     const used = this.engine.check(use);
     if (used.decision !== 'allow') throw new RequestError(-32000, `denied by Omniscient Shell's consent: ${used.reason}`);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { AreaComposition } from '../base/areaComposition';
 import type { HostLog } from '../base/hostLog';
+import type { UiConsentChannel } from '../consent/uiConsentChannel';
 import { AcpAgentRegistry } from './acpAgentRegistry';
 import { createAcpHandlers } from './acpHandlers';
 import { AcpPlainLauncher } from './acpPlainLauncher';
@@ -11,6 +12,8 @@ export interface AcpDeps extends Pick<AcpServiceOptions, 'db' | 'events' | 'ledg
   home: string;
   log: HostLog;
   actor: string;
+  /** The UI's consent cards: an agent's request waits until someone watches them. */
+  cards?: Pick<UiConsentChannel, 'whenWatched'>;
   /** Default: the plain launcher (the sandboxed one, acpSandboxLauncher.ts, plugs in here). */
   launcher?: AcpProcessLauncher;
 }
@@ -32,6 +35,7 @@ export function composeAcp(deps: AcpDeps): AreaComposition<AcpService, ReturnTyp
     exec: deps.exec,
     registry,
     launcher: deps.launcher ?? new AcpPlainLauncher(),
+    whenWatched: deps.cards ? (sessionId, signal) => deps.cards!.whenWatched(sessionId, signal) : undefined,
     onError: (error) => deps.log.error('acp:', error),
   });
   const closing = deps.sessions.onDidClose(({ sessionId, actor }) => acp.stopSession(sessionId, actor));

@@ -17,13 +17,15 @@ export interface ConsentDeps {
  * Grants, checks at every use, prompts through the UI's consent cards, expiry and revocation. Disposing denies (and
  * records) the prompts still waiting; grants stay in the database for the next run.
  */
-export function composeConsent({ db, ledger, log, actor }: ConsentDeps): AreaComposition<ConsentEngine, ReturnType<typeof createConsentHandlers>> {
+export function composeConsent({ db, ledger, log, actor }: ConsentDeps): AreaComposition<ConsentEngine, ReturnType<typeof createConsentHandlers>> & { cards: UiConsentChannel } {
   const consent = new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) });
   const cards = new UiConsentChannel();
   const attached = consent.attachChannel(cards);
   return {
     service: consent,
     handlers: createConsentHandlers(consent, cards, actor),
+    /** The UI's consent cards: who watches a session's (askers that wait for the user use whenWatched). */
+    cards,
     dispose() {
       consent.dispose();
       attached.dispose();

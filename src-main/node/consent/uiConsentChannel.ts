@@ -25,6 +25,8 @@ interface Waiting {
 export class UiConsentChannel implements ConsentChannel {
   private readonly waiting = new Map<string, Waiting>();
   private readonly watchers = new Map<string, Set<(event: ConsentPromptEvent) => void>>();
+  /** Callers of whenWatched() waiting for a session's first watcher. */
+  private readonly awaitingWatch = new Map<string, Set<() => void>>();
 
   prompt(prompt: ConsentPrompt, signal: AbortSignal): Promise<unknown> {
     if ((this.watchers.get(prompt.sessionId)?.size ?? 0) === 0) {
@@ -57,9 +59,38 @@ export class UiConsentChannel implements ConsentChannel {
     if (!set) this.watchers.set(sessionId, (set = new Set()));
     set.add(listener);
     for (const { prompt } of this.waiting.values()) if (prompt.sessionId === sessionId) listener({ kind: 'pending', prompt });
+    const awaiting = this.awaitingWatch.get(sessionId);
+    if (awaiting) {
+      this.awaitingWatch.delete(sessionId);
+      for (const wake of awaiting) wake();
+    }
     return toDisposable(() => {
       set.delete(listener);
       if (set.size === 0) this.watchers.delete(sessionId);
+    });
+  }
+
+  /**
+   * Resolves true once someone watches the session's consent cards (at once if someone does), false if `signal`
+   * aborts first. For askers that wait for the user rather than take "nobody is looking" for an answer (ACP agents).
+   */
+  whenWatched(sessionId: string, signal: AbortSignal): Promise<boolean> {
+    if ((this.watchers.get(sessionId)?.size ?? 0) > 0) return Promise.resolve(true);
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      let set = this.awaitingWatch.get(sessionId);
+      if (!set) this.awaitingWatch.set(sessionId, (set = new Set()));
+      const wake = () => {
+        signal.removeEventListener('abort', gone);
+        resolve(true);
+      };
+      const gone = () => {
+        set.delete(wake);
+        if (set.size === 0 && this.awaitingWatch.get(sessionId) === set) this.awaitingWatch.delete(sessionId);
+        resolve(false);
+      };
+      set.add(wake);
+      signal.addEventListener('abort', gone, { once: true });
     });
   }
 
