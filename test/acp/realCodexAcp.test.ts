@@ -1,0 +1,72 @@
+// Integration: the REAL codex-acp adapter (Codex through ACP, installed by scripts/install-acp-agents.mjs) against the
+// mock OpenAI Responses API (test/mockProviders): a prompt streams chunks into the event log; after a host restart
+// the conversation shows from the log and Resume (session/load) continues it.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { AcpEntry } from '../../src-preload/contract';
+import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
+import { materializeCodexHome } from '../../src-main/node/harness/codexHome';
+import { createHostServices } from '../../src-main/node/hostServices';
+import { tempDir } from '../helpers';
+import { conversationOf, startMockProvider } from '../mockProviders';
+
+const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
+const BIN = join(import.meta.dirname, '..', '..', '.cache', 'acp-agents', 'node_modules', '.bin');
+const skip = existsSync(join(BIN, 'codex-acp')) ? false : 'codex-acp is not installed (node scripts/install-acp-agents.mjs failed or was not run)';
+const sinkOf = <T>(push: (item: T) => void): StreamSink<T> => ({ push, end: () => undefined, onFlowControl: () => undefined, isPaused: false, isClosed: false });
+
+test('codex-acp: a prompt streams a reply into the event log; after a restart the history shows and Resume continues with the earlier turn', { skip, timeout: 180_000 }, async (t) => {
+  const home = tempDir('acp-codex-home');
+  const workspace = tempDir('acp-codex-ws');
+  const userHome = tempDir('acp-codex-user');
+  const mock = await startMockProvider('openai', {
+    script: (req) => ({ text: `mock reply to: ${(conversationOf(req).filter((turn) => turn.role === 'user').at(-1)?.text ?? '').slice(-40)}` }),
+  });
+  const codexHome = join(userHome.path, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  materializeCodexHome(codexHome, workspace.path, { baseUrl: mock.baseUrl, envKey: 'OPENAI_API_KEY' });
+  Object.assign(process.env, { OMNI_ACP_AGENTS_BIN: BIN, OPENAI_API_KEY: 'sk-test-stand-in', CODEX_HOME: codexHome, HOME: userHome.path });
+  let services = await createHostServices({ home: home.path, version: '0.0.0-test', keychain: 'off' });
+  t.after(async () => {
+    await services.dispose();
+    await mock.close();
+    home.cleanup();
+    workspace.cleanup();
+    userHome.cleanup();
+  });
+  const session = await services.handlers['session.create']({ workspace: workspace.path }, CONNECTION);
+  let started = Date.now();
+  const conversation = await services.handlers['acp.start']({ sessionId: session.id, agent: 'codex' }, CONNECTION);
+  t.diagnostic(`initialize + session/new: ${Date.now() - started} ms`);
+  assert.ok(conversation.continuation.key);
+  started = Date.now();
+  const turn = await services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'hello codex' }, CONNECTION);
+  t.diagnostic(`turn: ${Date.now() - started} ms`);
+  assert.equal(turn.stopReason, 'end_turn');
+  const text = () => {
+    const got: AcpEntry[] = [];
+    services.handlers['acp.updates']({ conversationId: conversation.id }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION)?.dispose();
+    return got
+      .filter((e) => e.type === 'update' && (e.data as { sessionUpdate: string }).sessionUpdate === 'agent_message_chunk')
+      .map((e) => (e.data as { content: { text?: string } }).content.text ?? '')
+      .join('');
+  };
+  const before = text();
+  assert.match(before, /mock reply to: [^]*hello codex/);
+
+  // Restart: the history from the event log; Resume (session/load) continues, the mock receives the earlier turn.
+  await services.dispose();
+  services = await createHostServices({ home: home.path, version: '0.0.0-test', keychain: 'off' });
+  assert.equal(text(), before);
+  started = Date.now();
+  const resumed = await services.handlers['acp.resume']({ conversationId: conversation.id }, CONNECTION);
+  t.diagnostic(`resume (session/load): ${Date.now() - started} ms`);
+  assert.equal(resumed.status, 'ready');
+  const seen = mock.turns().length;
+  await services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'and again' }, CONNECTION);
+  const later = mock.turns().slice(seen).find((req) => conversationOf(req).some((turn) => turn.role === 'user' && turn.text.includes('and again')));
+  assert.ok(later, 'the resumed prompt reached the mock');
+  assert.ok(conversationOf(later).some((turn) => turn.role === 'user' && turn.text.includes('hello codex')), 'the mock received the earlier turn');
+});
