@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import type { AcpConversation, AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
 import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
 import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
+import { isAlive } from '../../src-main/node/base/processTable';
 import { tempDir, waitFor } from '../helpers';
 
 const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
@@ -29,6 +30,8 @@ function writeAgents(home: string, workspace: string): void {
         agent('fake-perm', 'permission', { FAKE_ACP_PATH: join(workspace, 'hello.txt') }),
         agent('fake-outside', 'permission', { FAKE_ACP_PATH: '/tmp/outside-the-workspace.txt' }),
         agent('fake-term', 'terminal'),
+        agent('fake-hung', 'ignore-cancel'),
+        agent('fake-crash', 'exit-mid-turn'),
       ],
     }),
   );
@@ -265,4 +268,41 @@ test('a permission request waits for a window to show its card; it is not denied
   t.after(() => prompts?.dispose());
   assert.equal((await turn).stopReason, 'end_turn');
   assert.equal(readFileSync(join(workspace.path, 'hello.txt'), 'utf8'), 'hello');
+});
+
+test('a crash mid-turn fails the conversation with ACP_AGENT_CRASHED; a turn hung past cancel is ACP_AGENT_HUNG and its tree is reaped; models are selectable', { timeout: 90_000 }, async (t) => {
+  const home = tempDir('acp-home');
+  const workspace = tempDir('acp-ws');
+  writeAgents(home.path, workspace.path);
+  const host = await openHost(home.path, workspace.path);
+  t.after(async () => {
+    await host.dispose();
+    home.cleanup();
+    workspace.cleanup();
+  });
+  const crash = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-crash' }, CONNECTION);
+  await assert.rejects(async () => {
+    await host.services.handlers['acp.prompt']({ conversationId: crash.id, text: 'go' }, CONNECTION);
+  }, /exited with code 3/);
+  const failed = entries(host, crash.id).filter((e) => e.type === 'status').at(-1)!.data as AcpConversation;
+  assert.equal(failed.status, 'failed');
+  assert.equal(failed.errorCode, 'ACP_AGENT_CRASHED');
+  assert.deepEqual(text(entries(host, crash.id)), ['about to']);
+
+  const hung = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-hung' }, CONNECTION);
+  assert.equal(hung.models?.current, 'small');
+  const model = await host.services.handlers['acp.setModel']({ conversationId: hung.id, model: 'large' }, CONNECTION);
+  assert.equal(model.models?.current, 'large');
+  const turn = host.services.handlers['acp.prompt']({ conversationId: hung.id, text: 'go' }, CONNECTION);
+  turn.catch(() => {});
+  const grandchild = await waitFor(() => /grandchild (\d+)/.exec(text(entries(host, hung.id)).join(''))?.[1], 'the agent started a grandchild');
+  const started = Date.now();
+  await host.services.handlers['acp.cancel']({ conversationId: hung.id }, CONNECTION);
+  t.diagnostic(`cancel to hung: ${Date.now() - started} ms`);
+  await assert.rejects(async () => {
+    await turn;
+  }, /did not end its turn/);
+  const last = entries(host, hung.id).filter((e) => e.type === 'status').at(-1)!.data as AcpConversation;
+  assert.equal(last.errorCode, 'ACP_AGENT_HUNG');
+  await waitFor(() => !isAlive(Number(grandchild)), 'the grandchild is reaped with the agent');
 });

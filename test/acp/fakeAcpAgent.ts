@@ -10,6 +10,7 @@
 //   permission      a prompt asks permission to edit FAKE_ACP_PATH, then (if allowed) writes it through fs/write_text_file
 //   old-version     answers initialize with protocolVersion 0
 //   terminal        a prompt runs `echo hi` through terminal/create + wait_for_exit + output + release
+//   ignore-cancel   a prompt never ends, session/cancel is ignored (a hung turn); it starts a grandchild (`sleep`)
 import { createInterface } from 'node:readline';
 
 const scenario = process.env.FAKE_ACP_SCENARIO ?? 'normal';
@@ -39,7 +40,12 @@ async function onRequest(id: number, method: string, params: any): Promise<void>
   if (method === 'session/new' || method === 'session/load') {
     const sessionId = method === 'session/load' ? params.sessionId : 'fake-session-1';
     if (method === 'session/load') update(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'replayed' } });
-    send({ id, result: { sessionId, modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] } } });
+    const configOptions = [{ id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'small', options: [{ value: 'small', name: 'Small' }, { value: 'large', name: 'Large' }] }];
+    send({ id, result: { sessionId, modes: { currentModeId: 'default', availableModes: [{ id: 'default', name: 'Default' }, { id: 'plan', name: 'Plan' }] }, configOptions } });
+    return;
+  }
+  if (method === 'session/set_config_option') {
+    send({ id, result: { configOptions: [] } });
     return;
   }
   if (method === 'session/set_mode') {
@@ -57,6 +63,12 @@ async function onRequest(id: number, method: string, params: any): Promise<void>
         if (!process.stdout.write(piece)) await new Promise((resolve) => process.stdout.once('drain', resolve));
       }
       process.stdout.write('"}}}}\n');
+      return;
+    }
+    if (scenario === 'ignore-cancel') {
+      const { spawn } = await import('node:child_process');
+      const child = spawn('sleep', ['300'], { stdio: 'ignore' });
+      update(sessionId, chunk(`grandchild ${child.pid}`));
       return;
     }
     if (scenario === 'exit-mid-turn') {

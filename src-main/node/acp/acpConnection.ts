@@ -223,9 +223,9 @@ export class AcpConnection {
     await this.setup('session/set_config_option', () => this.connection.agent.request('session/set_config_option', { sessionId, configId, value }));
   }
 
-  /** Stops the agent and its whole process tree. Idempotent. */
-  async close(): Promise<void> {
-    this.endWith(new AcpError('ACP_NOT_RUNNING', `the ${this.agentName} agent was stopped`));
+  /** Stops the agent and its whole process tree; calls still waiting fail with `reason`. Idempotent. */
+  async close(reason?: AcpError): Promise<void> {
+    this.endWith(reason ?? new AcpError('ACP_NOT_RUNNING', `the ${this.agentName} agent was stopped`));
     this.connection.close(this.endError);
     await this.process.kill();
   }

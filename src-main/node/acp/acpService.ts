@@ -377,7 +377,7 @@ export class AcpService {
     const acp = error instanceof AcpError ? error : new AcpError('ACP_AGENT_ERROR', (error as Error).message, { cause: error });
     if (this.live.get(live.record.id) !== live) return;
     this.entry(live.record, 'error', { code: acp.code, message: acp.message });
-    await this.shutDown(live, 'failed', acp.message, acp.code);
+    await this.shutDown(live, 'failed', acp.message, acp.code, acp);
   }
 
   private failStored(record: AcpConversation, error: unknown): void {
@@ -386,12 +386,12 @@ export class AcpService {
     this.save({ ...record, status: 'failed', statusReason: acp.message, errorCode: acp.code, updatedAt: Date.now() });
   }
 
-  private async shutDown(live: Live, status: 'stopped' | 'failed', reason: string, code: string | null): Promise<void> {
+  private async shutDown(live: Live, status: 'stopped' | 'failed', reason: string, code: string | null, error?: AcpError): Promise<void> {
     if (this.live.get(live.record.id) !== live) return;
     this.live.delete(live.record.id);
     for (const pending of live.pending) pending.abort(new Error(reason));
     this.update(live, { status, statusReason: reason, errorCode: code });
-    await Promise.all([live.connection.close(), live.terminals.releaseAll().catch(this.onError)]);
+    await Promise.all([live.connection.close(error), live.terminals.releaseAll().catch(this.onError)]);
   }
 
   private update(live: Live, change: Partial<AcpConversation>): void {
