@@ -42,6 +42,8 @@ export const AcpConversation = z.object({
   modes: z.object({ currentModeId: z.string(), available: z.array(AcpMode) }).nullable(),
   /** The agent's model choice where it offers one (a `model` config option). */
   models: z.object({ configId: z.string(), current: z.string(), available: z.array(z.object({ value: z.string(), name: z.string() })) }).nullable(),
+  /** The agent's last usage_update: context tokens used of `size`, and the session's cost so far where it says. */
+  usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: z.string() }).nullable() }).nullable(),
   /** Whether the agent can continue after a restart (it advertised session/load). */
   resumable: z.boolean(),
   sandboxed: z.boolean(),

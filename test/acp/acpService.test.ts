@@ -112,6 +112,8 @@ test('a conversation streams into the event log; after a restart its history sho
   assert.ok(live.some((e) => e.type === 'update' && (e.data as { sessionUpdate: string }).sessionUpdate === 'usage_update'));
   assert.ok(live.some((e) => e.type === 'notice'));
   sub?.dispose();
+  const withUsage = entries(host, conversation.id).filter((e) => e.type === 'status').at(-1)!.data as AcpConversation;
+  assert.deepEqual(withUsage.usage, { used: 10, size: 1000, cost: { amount: 0.01, currency: 'USD' } });
   conversation = await host.services.handlers['acp.setMode']({ conversationId: conversation.id, modeId: 'plan' }, CONNECTION);
   assert.equal(conversation.modes?.currentModeId, 'plan');
   const before = entries(host, conversation.id);
@@ -293,7 +295,7 @@ test('a crash mid-turn fails the conversation with ACP_AGENT_CRASHED; a turn hun
   assert.equal(hung.models?.current, 'small');
   const model = await host.services.handlers['acp.setModel']({ conversationId: hung.id, model: 'large' }, CONNECTION);
   assert.equal(model.models?.current, 'large');
-  const turn = host.services.handlers['acp.prompt']({ conversationId: hung.id, text: 'go' }, CONNECTION);
+  const turn = Promise.resolve(host.services.handlers['acp.prompt']({ conversationId: hung.id, text: 'go' }, CONNECTION));
   turn.catch(() => {});
   const grandchild = await waitFor(() => /grandchild (\d+)/.exec(text(entries(host, hung.id)).join(''))?.[1], 'the agent started a grandchild');
   const started = Date.now();

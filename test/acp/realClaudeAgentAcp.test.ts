@@ -99,6 +99,9 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
   t.diagnostic(`first turn: ${Date.now() - started} ms`);
   assert.equal(first.stopReason, 'end_turn');
   assert.match(chunks(entries(host, conversation.id)), /mock reply to: [^]*say hello please/);
+  const record = entries(host, conversation.id).filter((e) => e.type === 'status').at(-1)!.data as { usage: { used: number; cost: { amount: number } | null } | null };
+  t.diagnostic(`usage after the first turn: ${JSON.stringify(record.usage)}`);
+  assert.ok(record.usage && record.usage.used > 0, 'usage_update reaches the conversation record');
 
   // Write, denied: the file stays absent.
   mode = 'write';

@@ -131,6 +131,7 @@ export class AcpService {
       errorCode: null,
       modes: null,
       models: null,
+      usage: null,
       resumable: false,
       sandboxed: false,
       createdAt: now,
@@ -331,6 +332,11 @@ export class AcpService {
         const update = notification.update as SessionNotification['update'] & Record<string, unknown>;
         if (update.sessionUpdate === 'current_mode_update' && live.record.modes) {
           this.update(live, { modes: { ...live.record.modes, currentModeId: String(update.currentModeId) } });
+        }
+        if (update.sessionUpdate === 'usage_update' && typeof update.used === 'number' && typeof update.size === 'number') {
+          const cost = update.cost as { amount?: unknown; currency?: unknown } | null | undefined;
+          const known = cost && typeof cost.amount === 'number' && typeof cost.currency === 'string' ? { amount: cost.amount, currency: cost.currency } : null;
+          this.update(live, { usage: { used: update.used, size: update.size, cost: known } });
         }
         if (update.sessionUpdate === 'config_option_update') {
           const models = modelsOf(update.configOptions as SessionConfigOption[] | undefined);
