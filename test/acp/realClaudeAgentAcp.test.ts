@@ -92,7 +92,8 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
   t.diagnostic(`initialize + session/new: ${Date.now() - started} ms`);
   assert.equal(conversation.status, 'ready');
   assert.ok(conversation.continuation.key, 'the ACP session id is stored as the continuation key');
-  assert.equal(conversation.continuation.provider, 'acp:claude');
+  assert.equal(conversation.continuation.provider, 'anthropic');
+  assert.match(conversation.continuation.key!, /^[0-9a-f-]{36}$/i, 'the key is the CLI session UUID');
 
   started = Date.now();
   const first = await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'say hello please' }, CONNECTION);

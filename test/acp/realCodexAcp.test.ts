@@ -40,7 +40,8 @@ test('codex-acp: a prompt streams a reply into the event log; after a restart th
   let started = Date.now();
   const conversation = await services.handlers['acp.start']({ sessionId: session.id, agent: 'codex' }, CONNECTION);
   t.diagnostic(`initialize + session/new: ${Date.now() - started} ms`);
-  assert.ok(conversation.continuation.key);
+  assert.equal(conversation.continuation.provider, 'openai');
+  assert.match(conversation.continuation.key!, /^[0-9a-f-]{36}$/i, 'the key is the Codex thread UUID');
   started = Date.now();
   const turn = await services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'hello codex' }, CONNECTION);
   t.diagnostic(`turn: ${Date.now() - started} ms`);

@@ -8,6 +8,7 @@ import type { ExecService } from '../exec/execService';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
+import { isUuid } from '../harness/continuationKey';
 import type { AcpAgentRegistry } from './acpAgentRegistry';
 import { AcpConnection, type AcpConnectionOptions } from './acpConnection';
 import { AcpError } from './acpError';
@@ -53,6 +54,17 @@ interface Live {
 
 /** The consent engine's agent id for an ACP agent. */
 export const acpActor = (agentId: string) => `acp:${agentId}`;
+
+/**
+ * The provider domain a conversation's continuation key belongs to (spec/harness-continuity-and-invocation.md's
+ * ProviderDomain): Claude Code's are `anthropic`, Codex's `openai` (the adapters' ACP session ids are the CLIs' own
+ * session / thread UUIDs); any other agent's keys are its own (`acp:<agent>`).
+ */
+export function acpProviderOf(agentId: string): string {
+  if (agentId === 'claude') return 'anthropic';
+  if (agentId === 'codex') return 'openai';
+  return `acp:${agentId}`;
+}
 
 /**
  * ACP conversations: starts an agent process per conversation (through the launcher: plain or sandboxed), speaks
@@ -124,7 +136,7 @@ export class AcpService {
       sessionId,
       agentId: entry.id,
       agentName: entry.name,
-      continuation: { provider: `acp:${entry.id}` },
+      continuation: { provider: acpProviderOf(entry.id) },
       workspace: session.workspace,
       status: 'starting',
       statusReason: null,
@@ -152,6 +164,12 @@ export class AcpService {
     const key = record.continuation.key;
     if (!record.resumable || key === undefined) {
       throw new AcpError('ACP_NOT_RESUMABLE', `the ${record.agentName} conversation cannot be resumed: ${key === undefined ? 'the agent never gave it a session id' : 'the agent does not support session/load'}; start a new conversation`);
+    }
+    if (record.continuation.provider !== acpProviderOf(record.agentId)) {
+      throw new AcpError('ACP_NOT_RESUMABLE', `the conversation's key belongs to ${record.continuation.provider}, but the "${record.agentId}" agent now serves ${acpProviderOf(record.agentId)}; start a new conversation`);
+    }
+    if (record.continuation.provider !== `acp:${record.agentId}` && !isUuid(key)) {
+      throw new AcpError('ACP_NOT_RESUMABLE', `continuation key ${JSON.stringify(key)} is not a ${record.continuation.provider} session id (a UUID); start a new conversation`);
     }
     this.options.ledger.append({ type: 'acp.resume', actor, sessionId: record.sessionId, payload: { conversationId, agentId: record.agentId, key } });
     record.status = 'starting';
@@ -314,7 +332,7 @@ export class AcpService {
       live.acpSessionId = opened.sessionId;
       this.update(live, {
         status: 'ready',
-        continuation: { provider: `acp:${record.agentId}`, key: opened.sessionId },
+        continuation: { provider: acpProviderOf(record.agentId), key: opened.sessionId },
         resumable: connection.canLoadSession,
         modes: modesOf(opened.modes),
         models: modelsOf(opened.configOptions) ?? live.record.models,
