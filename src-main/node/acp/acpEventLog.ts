@@ -16,6 +16,8 @@ export class AcpEventLog {
   private readonly sessionOf;
   private readonly statuses;
   private readonly entriesOf;
+  /** conversation id → session id, as appended or looked up (the lookup scans the log by kind and subject). */
+  private readonly sessions = new Map<string, string>();
 
   constructor(
     private readonly db: Database,
@@ -32,6 +34,7 @@ export class AcpEventLog {
 
   /** Appends an entry; state changes (status) are written durably. Returns the entry as acp.updates sends it. */
   append(conversation: { id: string; sessionId: string }, type: EntryType, data: unknown): AcpEntry {
+    this.sessions.set(conversation.id, conversation.sessionId);
     const payload = { type, data: (data ?? null) as JsonValue };
     const seq = this.log.append({ sessionId: conversation.sessionId, kind: EventKind.acpEvent, subject: conversation.id, payload }, { durable: type === 'status' || type === 'prompt' });
     return { seq, ts: Date.now(), conversationId: conversation.id, type, data: payload.data };
@@ -39,8 +42,12 @@ export class AcpEventLog {
 
   /** The session a conversation belongs to, or undefined for an unknown id. */
   sessionIdOf(conversationId: string): string | undefined {
+    const known = this.sessions.get(conversationId);
+    if (known !== undefined) return known;
     this.log.settle();
-    return this.sessionOf.get(EventKind.acpEvent, conversationId)?.session_id;
+    const found = this.sessionOf.get(EventKind.acpEvent, conversationId)?.session_id;
+    if (found !== undefined) this.sessions.set(conversationId, found);
+    return found;
   }
 
   /** The latest record of each conversation of a session, oldest conversation first. */
