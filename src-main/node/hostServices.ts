@@ -1,6 +1,7 @@
 import { contract, type Contract } from '../../src-preload/contract';
 import type { Handlers } from '../../src-preload/rpc';
 import { composeAcp } from './acp/composeAcp';
+import type { AcpProcessLauncher } from './acp/acpProcess';
 import { composeAgentRegistry } from './agents/registry/composeAgentRegistry';
 import { composeAgents } from './agents/runtime/composeAgents';
 import { AsyncDisposableStore } from './base/asyncDisposableStore';
@@ -36,6 +37,8 @@ export interface HostOptions {
   keychain?: KeychainChoice;
   /** The credential providers (tests point a provider's API at a local stand-in); default: the built-in ones. */
   providers?: ProviderRegistry;
+  /** How ACP agents are started; default: in the native sandbox, the provider only through the credential proxy (composeAcp). */
+  acpLauncher?: AcpProcessLauncher;
 }
 
 /** The host's parts that tests, the CLI and the server reach directly; the UI reaches them through `handlers`. */
@@ -120,7 +123,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor }));
     const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
-    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, log, actor }));
+    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor }));
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.
     parts.add('consent', consent);

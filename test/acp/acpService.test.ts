@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import type { AcpConversation, AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
 import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
+import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
 import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
 import { isAlive } from '../../src-main/node/base/processTable';
 import { tempDir, waitFor } from '../helpers';
@@ -45,8 +46,10 @@ interface Host {
   dispose(): Promise<void>;
 }
 
+// The plain launcher: the fake agent (node + tsx from this checkout) lives outside what the host's default, sandboxed
+// launcher shows an agent; realClaudeAgentAcp/realCodexAcp go through the default.
 async function openHost(home: string, workspace: string, sessionId?: string): Promise<Host> {
-  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'off' });
+  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'off', acpLauncher: new AcpPlainLauncher() });
   const id = sessionId ?? (await services.handlers['session.create']({ workspace }, CONNECTION)).id;
   const host: Host = {
     services,
@@ -246,7 +249,7 @@ test('a permission request waits for a window to show its card; it is not denied
   const home = tempDir('acp-home');
   const workspace = tempDir('acp-ws');
   writeAgents(home.path, workspace.path);
-  const services = await createHostServices({ home: home.path, version: '0.0.0-test', keychain: 'off' });
+  const services = await createHostServices({ home: home.path, version: '0.0.0-test', keychain: 'off', acpLauncher: new AcpPlainLauncher() });
   t.after(async () => {
     await services.dispose();
     home.cleanup();

@@ -3,17 +3,23 @@
 // (test/mockProviders). A prompt streams chunks; the mock's Write tool call becomes a permission request, then a
 // consent card: allowed, Claude Code's own Write tool creates the file and the tool_call_update's diff is stored;
 // denied, nothing is written. After a host restart the conversation shows from the event log, and Resume
-// (session/load) continues it: the mock receives the earlier turns.
+// (session/load) continues it: the mock receives the earlier turns. The agent runs as the host starts it by default
+// (in the native sandbox, its environment filtered): the mock's key is stored as a connection on the real keychain (a
+// private gnome-keyring), so the real key reaches the mock only through the credential proxy.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
 import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
 import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
+import { ProviderRegistry } from '../../src-main/node/vault/providers';
 import { tempDir } from '../helpers';
 import { conversationOf, startMockProvider, type MockProvider } from '../mockProviders';
 import { writeToolScript } from '../harness/writeToolScript';
+import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 
 const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
 const BIN = join(import.meta.dirname, '..', '..', '.cache', 'acp-agents', 'node_modules', '.bin');
@@ -28,8 +34,11 @@ interface Host {
   dispose(): Promise<void>;
 }
 
-async function openHost(home: string, workspace: string, sessionId?: string): Promise<Host> {
-  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'off' });
+/** The built-in Anthropic provider with its API at the mock (only 127.0.0.1 may receive the key). */
+const anthropicAt = (origin: string) => new ProviderRegistry([{ ...new ProviderRegistry().get('anthropic'), apiBaseUrl: origin, apiDomains: ['127.0.0.1'] }]);
+
+async function openHost(home: string, workspace: string, providers: ProviderRegistry, sessionId?: string): Promise<Host> {
+  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'os', providers });
   const id = sessionId ?? (await services.handlers['session.create']({ workspace }, CONNECTION)).id;
   const host: Host = {
     services,
@@ -61,6 +70,9 @@ function entries(host: Host, conversationId: string): AcpEntry[] {
 const kindOf = (e: AcpEntry) => (e.type === 'update' ? (e.data as { sessionUpdate: string }).sessionUpdate : e.type);
 const chunks = (list: AcpEntry[]) => list.filter((e) => kindOf(e) === 'agent_message_chunk').map((e) => (e.data as { content: { text?: string } }).content.text ?? '').join('');
 
+if (needsPrivateKeyring) {
+  rerunInPrivateKeyring(fileURLToPath(import.meta.url), 320_000);
+} else {
 test('claude-agent-acp: streamed turn, Write allowed and denied through consent cards, history and Resume after a restart', { skip, timeout: 300_000 }, async (t) => {
   const home = tempDir('acp-real-home');
   const workspace = tempDir('acp-real-ws');
@@ -75,9 +87,10 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
       return { text: `mock reply to: ${last.slice(-60)}` };
     },
   });
-  // The agent process's environment (the host passes its own): offline, against the mock, as root allowed.
-  Object.assign(process.env, { OMNI_ACP_AGENTS_BIN: BIN, ANTHROPIC_BASE_URL: mock.baseUrl, ANTHROPIC_API_KEY: 'sk-ant-test-stand-in', IS_SANDBOX: '1', HOME: userHome.path, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
-  let host = await openHost(home.path, workspace.path);
+  // The host's own environment: a decoy key and base URL the agent must never get (its environment is filtered).
+  Object.assign(process.env, { OMNI_ACP_AGENTS_BIN: BIN, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/decoy', ANTHROPIC_API_KEY: 'sk-ant-decoy-from-the-host-env', HOME: userHome.path, DISABLE_AUTOUPDATER: '1' });
+  const providers = anthropicAt(mock.origin);
+  let host = await openHost(home.path, workspace.path, providers);
   t.after(async () => {
     await host.dispose();
     await mock.close();
@@ -86,11 +99,15 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
     userHome.cleanup();
   });
   const { sessionId } = host;
+  // Key stored: the agent reaches the mock only through the credential proxy, which adds the real key.
+  const realKey = `sk-ant-real-${randomBytes(18).toString('base64url')}`;
+  await host.services.handlers['credentials.addApiKey']({ provider: 'anthropic', apiKey: realKey }, CONNECTION);
 
   let started = Date.now();
   const conversation = await host.services.handlers['acp.start']({ sessionId, agent: 'claude' }, CONNECTION);
   t.diagnostic(`initialize + session/new: ${Date.now() - started} ms`);
   assert.equal(conversation.status, 'ready');
+  assert.equal(conversation.sandboxed, true, 'the host starts the agent in the native sandbox');
   assert.ok(conversation.continuation.key, 'the ACP session id is stored as the continuation key');
   assert.equal(conversation.continuation.provider, 'anthropic');
   assert.match(conversation.continuation.key!, /^[0-9a-f-]{36}$/i, 'the key is the CLI session UUID');
@@ -130,7 +147,7 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
   // Restart: the history is there without the agent; Resume continues, and the mock sees the earlier turns.
   const before = chunks(all);
   await host.dispose();
-  host = await openHost(home.path, workspace.path, sessionId);
+  host = await openHost(home.path, workspace.path, providers, sessionId);
   assert.equal(chunks(entries(host, conversation.id)), before);
   mode = 'echo';
   started = Date.now();
@@ -142,4 +159,6 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
   const last = mock.turns().slice(seen).find((req) => conversationOf(req).some((turn) => turn.role === 'user' && turn.text.includes('what did I ask first?')));
   assert.ok(last, 'the resumed prompt reached the mock');
   assert.ok(conversationOf(last).some((turn) => turn.role === 'user' && turn.text.includes('say hello please')), 'the mock received the earlier turns');
+  assert.deepEqual(new Set(mock.turns().map((request) => request.apiKey)), new Set([realKey]), 'every request carried the real key, added by the credential proxy');
 });
+}

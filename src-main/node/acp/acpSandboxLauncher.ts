@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LocalService, NetworkRequestEvent, PreparedLaunch, ResourceLimits } from '../sandbox/native/launchPolicy';
 import type { NativeSandbox } from '../sandbox/native/nativeSandbox';
+import { materializeCodexHome } from '../harness/codexHome';
 import { buildAcpAgentEnv } from './acpAgentEnv';
 import { resolveAgentCommand } from './acpAgentCommand';
 import { AcpError } from './acpError';
@@ -126,6 +127,17 @@ export function createAcpSandboxLauncher(options: AcpSandboxLauncherOptions): Ac
           hostEnv,
           hostTmpDir: tmpdir(),
         });
+        // The agent's own folders (CODEX_HOME, CLAUDE_CONFIG_DIR): Codex refuses to start when CODEX_HOME is missing.
+        for (const name of ['CODEX_HOME', 'CLAUDE_CONFIG_DIR']) {
+          const dir = env[name];
+          if (dir && dir.startsWith(`${configHome}/`)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+        }
+        // Codex (codex-acp) asks to sign in unless its config names a model provider: the credential proxy's endpoint,
+        // its dummy key in OPENAI_API_KEY; the workspace trusted, no update checks or analytics (codexHome.ts).
+        if (request.agent.id === 'codex' && env.CODEX_HOME?.startsWith(`${configHome}/`)) {
+          // OPENAI_BASE_URL is the proxy's alone (acpAgentEnv.ts withholds the host's and the caller's).
+          materializeCodexHome(env.CODEX_HOME, workspace, env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL, envKey: 'OPENAI_API_KEY' } : undefined);
+        }
         const argv = [resolved.program, ...request.agent.args];
         if (!mode.sandboxed) return startPlain(argv, workspace, env, credential, mode.reason, graceMs);
         const label = `acp:${request.agent.id}:${request.sessionId}`;
