@@ -12,7 +12,7 @@ import type { AcpAgentProcess, AcpLaunchRequest, AcpProcessLauncher } from './ac
 import { acpSandboxPolicy } from './acpSandboxPolicy';
 
 /**
- * Starts ACP agents (the adapter and everything it starts) in the native sandbox (docs/acp-agents.md, Sandbox):
+ * Starts ACP agents (the adapter and everything it starts) in the native sandbox (docs/acp.md, Sandbox):
  * the workspace and the agent's config folder writable, the rest of the user's home hidden, network only to the
  * provider's API hosts through the egress proxy, the provider's credential only through the credential proxy.
  * Where this machine has no usable sandbox (bwrap missing, no user namespaces; macOS until its adapter is proven;

@@ -4,7 +4,7 @@ import type { LaunchPolicy, LocalService, NetworkRequestEvent, ResourceLimits } 
 import { defaultSecretPaths, isInside } from '../sandbox/native/sandboxMounts';
 
 /**
- * The native-sandbox policy of an ACP agent process (docs/acp-agents.md, Sandbox):
+ * The native-sandbox policy of an ACP agent process (docs/acp.md, Sandbox):
  *
  * - writable: the session's workspace (directly, not staged: the agent is long-lived and the user reviews its edits
  *   as they land) and the agent's own config folder `<home>/acp/<agent>/` (its HOME);
