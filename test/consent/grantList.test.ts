@@ -6,7 +6,6 @@ import type { ConsentGrant } from '../../src-preload/contract';
 import { grantListChange, isListedGrant } from '../../src-main/node/consent/grantList';
 import { grantWithStatus as grant } from './grantFixture';
 
-
 test('granted and used grants stay listed; spent, revoked and expired ones leave the list', () => {
   assert.deepEqual(grantListChange({ kind: 'granted', grant: grant('live') }), { kind: 'upsert', item: grant('live') });
   assert.deepEqual(grantListChange({ kind: 'used', grant: grant('used') }), { kind: 'upsert', item: grant('used') });
