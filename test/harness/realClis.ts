@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { Terminal } from '@xterm/headless';
 import { harnessStdio, type ProcessInvocationSpec } from '../../src-main/node/harness';
 import { readProcTable } from '../../src-main/node/base/processTable';
 import { PtyProcess } from '../../src-main/node/terminals/ptyProcess';
@@ -105,15 +106,30 @@ export function codexTuiReady(cwd: string): RegExp[] {
   return [/Ask Codex to do anything/, new RegExp(`· ${escapeRegExp(cwd)}`)];
 }
 
-/** An interactive spec running in a PTY (120×40) through the host's PtyProcess, with its output kept as plain text. */
+/**
+ * An interactive spec running in a PTY (120×40) through the host's PtyProcess. Its output is kept twice: as the raw
+ * stream (plain text, with marks to look only at what follows) and drawn on a headless terminal (what a user sees).
+ */
 export class PtyScreen {
   private readonly pty: PtyProcess;
+  private readonly terminal = new Terminal({ cols: 120, rows: 40, scrollback: 5000, allowProposedApi: true });
   private output = '';
 
   constructor(spec: ProcessInvocationSpec, base: Record<string, string>) {
     const [shell, ...args] = spec.argv;
     this.pty = new PtyProcess({ shell, args, cwd: spec.cwd, cols: 120, rows: 40, env: { ...base, TERM: 'xterm-256color', ...spec.env } });
-    this.pty.onDidData((chunk) => (this.output += chunk.text));
+    this.pty.onDidData((chunk) => {
+      this.output += chunk.text;
+      this.terminal.write(chunk.text);
+    });
+  }
+
+  /** The drawn screen and its scrollback, line by line. */
+  private drawn(): string {
+    const buffer = this.terminal.buffer.active;
+    const lines: string[] = [];
+    for (let row = 0; row < buffer.length; row++) lines.push(buffer.getLine(row)?.translateToString(true) ?? '');
+    return lines.join('\n');
   }
 
   /** Everything shown so far, as plain text. */
@@ -135,12 +151,16 @@ export class PtyScreen {
   }
 
   /**
-   * Waits until `text` is shown after `from`, comparing without whitespace: a TUI that draws a line in several
-   * frames (streamed answer, echo of keystrokes) moves the cursor between pieces, which plain() turns into spaces.
+   * Waits until `text` is shown, comparing without whitespace: in the raw stream after `from`, or on the drawn screen.
+   * A TUI that draws a line in several frames (streamed answer, echo of keystrokes) moves the cursor between pieces,
+   * and may draw other lines in between (Codex redraws its footer mid-echo: "hello pelic", the footer, "an"), which
+   * only the drawn screen puts back together. The drawn screen also holds what came before `from`: callers wait for
+   * text that cannot have been there.
    */
   async waitForText(text: string, from = 0, timeoutMs = 60_000): Promise<void> {
     const wanted = text.replace(/\s+/g, '');
-    await waitFor(() => plain(this.output.slice(from)).replace(/\s+/g, '').includes(wanted), `"${text}" on the screen`, timeoutMs).catch((error: Error) => {
+    const shown = (): boolean => plain(this.output.slice(from)).replace(/\s+/g, '').includes(wanted) || this.drawn().replace(/\s+/g, '').includes(wanted);
+    await waitFor(shown, `"${text}" on the screen`, timeoutMs).catch((error: Error) => {
       throw new Error(`${error.message}; the screen said: ${this.text().slice(-1500)}`);
     });
   }
@@ -167,6 +187,7 @@ export class PtyScreen {
   async close(): Promise<void> {
     await this.pty.kill();
     this.pty.dispose();
+    this.terminal.dispose();
   }
 }
 
