@@ -6,21 +6,11 @@ import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { acpAgentCredential, acpConsentAgentId } from '../../src-main/node/acp/acpAgentCredential';
 import { BUILTIN_ACP_AGENTS } from '../../src-main/node/acp/acpBuiltinAgents';
-import type { Keychain } from '../../src-main/node/vault/keychain';
 import { CredentialServices } from '../../src-main/node/vault/credentialServices';
 import { Secret } from '../../src-main/node/vault/secret';
 import { SecretRegistry } from '../../src-main/node/vault/secretRegistry';
+import { memoryKeychain } from '../vault/memoryKeychain';
 import { vaultFixture, type VaultFixture } from '../vault/vaultFixture';
-
-function memoryKeychain(): Keychain {
-  const items = new Map<string, Secret<string>>();
-  return {
-    backend: 'test-memory',
-    get: async (account) => items.get(account) ?? null,
-    set: async (account, value) => void items.set(account, value),
-    delete: async (account) => items.delete(account),
-  };
-}
 
 const agent = (id: string) => BUILTIN_ACP_AGENTS.find((entry) => entry.id === id)!;
 const request = (id: string) => ({ agent: agent(id), sessionId: 'ses_acpCredential01', workspace: '/tmp', env: {} });

@@ -19,10 +19,10 @@ import type { AcpAgentEntry } from '../../src-main/node/acp/acpAgentEntry';
 import { createNativeSandbox, type NetworkRequestEvent } from '../../src-main/node/sandbox/native/nativeSandbox';
 import type { SandboxProbe } from '../../src-main/node/sandbox/native/probeSandbox';
 import type { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
-import type { Keychain } from '../../src-main/node/vault/keychain';
 import { Secret } from '../../src-main/node/vault/secret';
 import { waitFor } from '../helpers';
 import { startFakeUpstream, type FakeUpstream } from '../vault/fakeUpstream';
+import { memoryKeychain } from '../vault/memoryKeychain';
 import { localAnthropic, startFixtureProxy, vaultFixture, type VaultFixture } from '../vault/vaultFixture';
 import { installProbeAgent, probeClient, processesWith, PROBE_AGENT } from './probeAgentClient';
 
@@ -30,17 +30,6 @@ const INTERNET = '127.0.0.2';
 const API_HOST = 'api.anthropic.test';
 const SESSION = 'ses_acpSandbox001';
 const ACCEPTED_LABEL = 'upstream-accepted-the-real-key';
-
-/** The keychain is not what is tested here: a map stands in for it. */
-function memoryKeychain(): Keychain {
-  const items = new Map<string, Secret<string>>();
-  return {
-    backend: 'test-memory',
-    get: async (account) => items.get(account) ?? null,
-    set: async (account, value) => void items.set(account, value),
-    delete: async (account) => items.delete(account),
-  };
-}
 
 const agentEntry = (id: string): AcpAgentEntry => ({ id, name: `probe as ${id}`, command: PROBE_AGENT, args: [], env: { PROBE_FROM_ENTRY: 'yes' }, source: 'user' });
 

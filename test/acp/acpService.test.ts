@@ -6,19 +6,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test } from 'node:test';
-import type { AcpConversation, AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
-import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
+import { test, type TestContext } from 'node:test';
+import type { AcpConversation, AcpEntry, ConsentPromptEvent } from '../../src-preload/contract';
 import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
-import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
+import { createHostServices } from '../../src-main/node/hostServices';
 import { isAlive } from '../../src-main/node/base/processTable';
 import { tempDir, waitFor } from '../helpers';
+import { type AcpTestHost, CONNECTION, messageChunks, openAcpTestHost, sinkOf, storedEntries } from './acpTestHost';
 
-const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
 const FAKE = join(import.meta.dirname, 'fakeAcpAgent.ts');
 // Absolute: the agent runs in its workspace, where `--import tsx` would not resolve.
 const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const sinkOf = <T>(push: (item: T) => void, end: () => void = () => undefined): StreamSink<T> => ({ push, end, onFlowControl: () => undefined, isPaused: false, isClosed: false });
 
 function writeAgents(home: string, workspace: string): void {
   const agent = (id: string, scenario: string, extra: Record<string, string> = {}) => ({ id, command: process.execPath, args: ['--import', TSX, FAKE], env: { FAKE_ACP_SCENARIO: scenario, ...extra } });
@@ -38,53 +36,27 @@ function writeAgents(home: string, workspace: string): void {
   );
 }
 
-interface Host {
-  services: HostServices;
-  sessionId: string;
-  cards: ConsentPrompt[];
-  answer: (prompt: ConsentPrompt) => ConsentAnswer | null;
-  dispose(): Promise<void>;
-}
-
 // The plain launcher: the fake agent (node + tsx from this checkout) lives outside what the host's default, sandboxed
 // launcher shows an agent; realClaudeAgentAcp/realCodexAcp go through the default.
-async function openHost(home: string, workspace: string, sessionId?: string): Promise<Host> {
-  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'off', acpLauncher: new AcpPlainLauncher() });
-  const id = sessionId ?? (await services.handlers['session.create']({ workspace }, CONNECTION)).id;
-  const host: Host = {
-    services,
-    sessionId: id,
-    cards: [],
-    answer: () => ({ kind: 'allow_once' }),
-    async dispose() {
-      prompts?.dispose();
-      await services.dispose();
-    },
-  };
-  const prompts = services.handlers['consent.prompts'](
-    { sessionId: id },
-    sinkOf<ConsentPromptEvent>((event) => {
-      if (event.kind !== 'pending') return;
-      host.cards.push(event.prompt);
-      const answer = host.answer(event.prompt);
-      if (answer) void services.handlers['consent.answer']({ promptId: event.prompt.id, answer }, CONNECTION);
-    }),
-    CONNECTION,
-  );
-  return host;
+const openHost = (home: string, workspace: string, sessionId?: string) => openAcpTestHost({ home, keychain: 'off', acpLauncher: new AcpPlainLauncher() }, workspace, sessionId);
+
+/** A host on a fresh home whose acp-agents.json lists the fake agents, with a session on a fresh workspace; removed after the test. */
+async function fakeAgentHost(t: TestContext): Promise<{ host: AcpTestHost; workspace: string }> {
+  const home = tempDir('acp-home');
+  const workspace = tempDir('acp-ws');
+  writeAgents(home.path, workspace.path);
+  const host = await openHost(home.path, workspace.path);
+  t.after(async () => {
+    await host.dispose();
+    home.cleanup();
+    workspace.cleanup();
+  });
+  return { host, workspace: workspace.path };
 }
 
-function entries(host: Host, conversationId: string, sinceSeq = 0): AcpEntry[] {
-  const got: AcpEntry[] = [];
-  const sub = host.services.handlers['acp.updates']({ conversationId, sinceSeq }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION);
-  sub?.dispose();
-  return got;
-}
+const entries = storedEntries;
 
-const text = (list: AcpEntry[]) =>
-  list
-    .filter((e) => e.type === 'update' && (e.data as { sessionUpdate: string }).sessionUpdate === 'agent_message_chunk')
-    .map((e) => (e.data as { content: { text: string } }).content.text);
+const text = messageChunks;
 
 test('a conversation streams into the event log; after a restart its history shows and Resume continues it', { timeout: 120_000 }, async (t) => {
   const home = tempDir('acp-home');
@@ -151,16 +123,8 @@ test('a conversation streams into the event log; after a restart its history sho
 });
 
 test('a permission request becomes a consent card; allow writes through fs/write_text_file, deny leaves the file alone, outside the workspace is refused without a card', { timeout: 120_000 }, async (t) => {
-  const home = tempDir('acp-home');
-  const workspace = tempDir('acp-ws');
-  writeAgents(home.path, workspace.path);
-  const host = await openHost(home.path, workspace.path);
-  t.after(async () => {
-    await host.dispose();
-    home.cleanup();
-    workspace.cleanup();
-  });
-  const target = join(workspace.path, 'hello.txt');
+  const { host, workspace } = await fakeAgentHost(t);
+  const target = join(workspace, 'hello.txt');
   const ledger = async (type: string) => (await host.services.handlers['ledger.list']({ sessionId: host.sessionId, limit: 1000 }, CONNECTION)).filter((e) => e.type === type).map((e) => e.payload as Record<string, unknown>);
 
   // Deny.
@@ -208,15 +172,7 @@ test('a permission request becomes a consent card; allow writes through fs/write
 });
 
 test('cancel answers a pending permission request `cancelled`', { timeout: 60_000 }, async (t) => {
-  const home = tempDir('acp-home');
-  const workspace = tempDir('acp-ws');
-  writeAgents(home.path, workspace.path);
-  const host = await openHost(home.path, workspace.path);
-  t.after(async () => {
-    await host.dispose();
-    home.cleanup();
-    workspace.cleanup();
-  });
+  const { host } = await fakeAgentHost(t);
   host.answer = () => null; // nobody answers
   const conversation = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-perm' }, CONNECTION);
   const turn = host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write it' }, CONNECTION);
@@ -227,16 +183,8 @@ test('cancel answers a pending permission request `cancelled`', { timeout: 60_00
 });
 
 test('a terminal runs through the exec service (the Runs panel) after consent', { timeout: 60_000 }, async (t) => {
-  const home = tempDir('acp-home');
-  const workspace = tempDir('acp-ws');
-  mkdirSync(join(workspace.path, 'sub'));
-  writeAgents(home.path, workspace.path);
-  const host = await openHost(home.path, workspace.path);
-  t.after(async () => {
-    await host.dispose();
-    home.cleanup();
-    workspace.cleanup();
-  });
+  const { host, workspace } = await fakeAgentHost(t);
+  mkdirSync(join(workspace, 'sub'));
   const conversation = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-term' }, CONNECTION);
   await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'run' }, CONNECTION);
   assert.deepEqual(text(entries(host, conversation.id)), ['exit 0 output "hi\\n"']);
@@ -276,15 +224,7 @@ test('a permission request waits for a window to show its card; it is not denied
 });
 
 test('a crash mid-turn fails the conversation with ACP_AGENT_CRASHED; a turn hung past cancel is ACP_AGENT_HUNG and its tree is reaped; models are selectable', { timeout: 90_000 }, async (t) => {
-  const home = tempDir('acp-home');
-  const workspace = tempDir('acp-ws');
-  writeAgents(home.path, workspace.path);
-  const host = await openHost(home.path, workspace.path);
-  t.after(async () => {
-    await host.dispose();
-    home.cleanup();
-    workspace.cleanup();
-  });
+  const { host } = await fakeAgentHost(t);
   const crash = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-crash' }, CONNECTION);
   await assert.rejects(async () => {
     await host.services.handlers['acp.prompt']({ conversationId: crash.id, text: 'go' }, CONNECTION);

@@ -12,63 +12,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { AcpEntry, ConsentAnswer, ConsentPrompt, ConsentPromptEvent } from '../../src-preload/contract';
-import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
-import { createHostServices, type HostServices } from '../../src-main/node/hostServices';
+import type { AcpEntry } from '../../src-preload/contract';
 import { ProviderRegistry } from '../../src-main/node/vault/providers';
 import { tempDir } from '../helpers';
 import { conversationOf, startMockProvider, type MockProvider } from '../mockProviders';
 import { writeToolScript } from '../harness/writeToolScript';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
+import { CONNECTION, entryKind, messageChunks, openAcpTestHost, storedEntries } from './acpTestHost';
 
-const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
 const BIN = join(import.meta.dirname, '..', '..', '.cache', 'acp-agents', 'node_modules', '.bin');
 const skip = existsSync(join(BIN, 'claude-agent-acp')) ? false : 'claude-agent-acp is not installed (node scripts/install-acp-agents.mjs failed or was not run)';
-const sinkOf = <T>(push: (item: T) => void): StreamSink<T> => ({ push, end: () => undefined, onFlowControl: () => undefined, isPaused: false, isClosed: false });
-
-interface Host {
-  services: HostServices;
-  sessionId: string;
-  cards: ConsentPrompt[];
-  answer: ConsentAnswer;
-  dispose(): Promise<void>;
-}
 
 /** The built-in Anthropic provider with its API at the mock (only 127.0.0.1 may receive the key). */
 const anthropicAt = (origin: string) => new ProviderRegistry([{ ...new ProviderRegistry().get('anthropic'), apiBaseUrl: origin, apiDomains: ['127.0.0.1'] }]);
 
-async function openHost(home: string, workspace: string, providers: ProviderRegistry, sessionId?: string): Promise<Host> {
-  const services = await createHostServices({ home, version: '0.0.0-test', keychain: 'os', providers });
-  const id = sessionId ?? (await services.handlers['session.create']({ workspace }, CONNECTION)).id;
-  const host: Host = {
-    services,
-    sessionId: id,
-    cards: [],
-    answer: { kind: 'allow_once' },
-    async dispose() {
-      prompts?.dispose();
-      await services.dispose();
-    },
-  };
-  const prompts = services.handlers['consent.prompts'](
-    { sessionId: id },
-    sinkOf<ConsentPromptEvent>((event) => {
-      if (event.kind !== 'pending') return;
-      host.cards.push(event.prompt);
-      void services.handlers['consent.answer']({ promptId: event.prompt.id, answer: host.answer }, CONNECTION);
-    }),
-    CONNECTION,
-  );
-  return host;
-}
-
-function entries(host: Host, conversationId: string): AcpEntry[] {
-  const got: AcpEntry[] = [];
-  host.services.handlers['acp.updates']({ conversationId }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION)?.dispose();
-  return got;
-}
-const kindOf = (e: AcpEntry) => (e.type === 'update' ? (e.data as { sessionUpdate: string }).sessionUpdate : e.type);
-const chunks = (list: AcpEntry[]) => list.filter((e) => kindOf(e) === 'agent_message_chunk').map((e) => (e.data as { content: { text?: string } }).content.text ?? '').join('');
+const openHost = (home: string, workspace: string, providers: ProviderRegistry, sessionId?: string) => openAcpTestHost({ home, keychain: 'os', providers }, workspace, sessionId);
+const chunks = (list: AcpEntry[]) => messageChunks(list).join('');
+const entries = storedEntries;
+const kindOf = entryKind;
 
 if (needsPrivateKeyring) {
   rerunInPrivateKeyring(fileURLToPath(import.meta.url), 320_000);
@@ -123,14 +84,14 @@ test('claude-agent-acp: streamed turn, Write allowed and denied through consent 
 
   // Write, denied: the file stays absent.
   mode = 'write';
-  host.answer = { kind: 'deny' };
+  host.answer = () => ({ kind: 'deny' });
   await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write hello.txt' }, CONNECTION);
   assert.equal(existsSync(target), false);
   assert.equal(host.cards.at(-1)?.capability, 'files.write');
   assert.equal(host.cards.at(-1)?.target, 'hello.txt');
 
   // Write, allowed once: Claude Code's Write tool creates it; the tool_call_update with its diff is stored.
-  host.answer = { kind: 'allow_once' };
+  host.answer = () => ({ kind: 'allow_once' });
   await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: 'write hello.txt' }, CONNECTION);
   assert.equal(readFileSync(target, 'utf8'), 'written by claude');
   const all = entries(host, conversation.id);

@@ -10,17 +10,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AcpEntry } from '../../src-preload/contract';
-import type { ConnectionContext, StreamSink } from '../../src-preload/rpc';
 import { createHostServices } from '../../src-main/node/hostServices';
 import { ProviderRegistry } from '../../src-main/node/vault/providers';
 import { tempDir } from '../helpers';
 import { conversationOf, startMockProvider } from '../mockProviders';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
+import { CONNECTION, messageChunks, sinkOf } from './acpTestHost';
 
-const CONNECTION: ConnectionContext = { connectionId: 1, transport: 'memory' };
 const BIN = join(import.meta.dirname, '..', '..', '.cache', 'acp-agents', 'node_modules', '.bin');
 const skip = existsSync(join(BIN, 'codex-acp')) ? false : 'codex-acp is not installed (node scripts/install-acp-agents.mjs failed or was not run)';
-const sinkOf = <T>(push: (item: T) => void): StreamSink<T> => ({ push, end: () => undefined, onFlowControl: () => undefined, isPaused: false, isClosed: false });
 
 if (needsPrivateKeyring) {
   rerunInPrivateKeyring(fileURLToPath(import.meta.url), 200_000);
@@ -61,10 +59,7 @@ test('codex-acp: a prompt streams a reply into the event log; after a restart th
   const text = () => {
     const got: AcpEntry[] = [];
     services.handlers['acp.updates']({ conversationId: conversation.id }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION)?.dispose();
-    return got
-      .filter((e) => e.type === 'update' && (e.data as { sessionUpdate: string }).sessionUpdate === 'agent_message_chunk')
-      .map((e) => (e.data as { content: { text?: string } }).content.text ?? '')
-      .join('');
+    return messageChunks(got).join('');
   };
   const before = text();
   assert.match(before, /mock reply to: [^]*hello codex/);

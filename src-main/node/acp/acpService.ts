@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionNotification, SessionConfigOption, NewSessionResponse, LoadSessionResponse, SessionModeState } from '@agentclientprotocol/sdk';
+import type { SessionNotification, NewSessionResponse, LoadSessionResponse } from '@agentclientprotocol/sdk';
 import type { AcpAgent, AcpConversation, AcpEntry, AcpInstallProgress } from '../../../src-preload/contract/acp';
 import { Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import type { ConsentEngine } from '../consent/consentEngine';
@@ -8,15 +8,16 @@ import type { ExecService } from '../exec/execService';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
-import { isUuid } from '../harness/continuationKey';
 import type { AcpAgentRegistry } from './acpAgentRegistry';
 import { AcpConnection, type AcpConnectionOptions } from './acpConnection';
+import { acpProviderOf, resumableKey } from './acpContinuation';
 import { AcpError } from './acpError';
 import { AcpEventLog } from './acpEventLog';
 import { AcpFileAccess } from './acpFileAccess';
 import { installAcpAgent } from './acpInstaller';
 import { decideAcpPermission } from './acpPermission';
 import type { AcpProcessLauncher } from './acpProcess';
+import { modelsOf, modesOf, stateChangeOf } from './acpSessionState';
 import { AcpTerminals } from './acpTerminals';
 import type { WhenWatched } from './acpConsentAsk';
 
@@ -54,17 +55,6 @@ interface Live {
 
 /** The consent engine's agent id for an ACP agent. */
 export const acpActor = (agentId: string) => `acp:${agentId}`;
-
-/**
- * The provider domain a conversation's continuation key belongs to (spec/harness-continuity-and-invocation.md's
- * ProviderDomain): Claude Code's are `anthropic`, Codex's `openai` (the adapters' ACP session ids are the CLIs' own
- * session / thread UUIDs); any other agent's keys are its own (`acp:<agent>`).
- */
-export function acpProviderOf(agentId: string): string {
-  if (agentId === 'claude') return 'anthropic';
-  if (agentId === 'codex') return 'openai';
-  return `acp:${agentId}`;
-}
 
 /**
  * ACP conversations: starts an agent process per conversation (through the launcher: plain or sandboxed), speaks
@@ -161,16 +151,7 @@ export class AcpService {
     if (running) return running.record;
     const record = { ...this.get(conversationId) };
     this.options.sessions.getOpen(record.sessionId);
-    const key = record.continuation.key;
-    if (!record.resumable || key === undefined) {
-      throw new AcpError('ACP_NOT_RESUMABLE', `the ${record.agentName} conversation cannot be resumed: ${key === undefined ? 'the agent never gave it a session id' : 'the agent does not support session/load'}; start a new conversation`);
-    }
-    if (record.continuation.provider !== acpProviderOf(record.agentId)) {
-      throw new AcpError('ACP_NOT_RESUMABLE', `the conversation's key belongs to ${record.continuation.provider}, but the "${record.agentId}" agent now serves ${acpProviderOf(record.agentId)}; start a new conversation`);
-    }
-    if (record.continuation.provider !== `acp:${record.agentId}` && !isUuid(key)) {
-      throw new AcpError('ACP_NOT_RESUMABLE', `continuation key ${JSON.stringify(key)} is not a ${record.continuation.provider} session id (a UUID); start a new conversation`);
-    }
+    const key = resumableKey(record);
     this.options.ledger.append({ type: 'acp.resume', actor, sessionId: record.sessionId, payload: { conversationId, agentId: record.agentId, key } });
     record.status = 'starting';
     record.statusReason = null;
@@ -347,21 +328,10 @@ export class AcpService {
   private handlersFor(live: Live, context: { agentId: string; sessionId: string; workspace: string; conversationId: string }) {
     return {
       onSessionUpdate: (notification: SessionNotification) => {
-        const update = notification.update as SessionNotification['update'] & Record<string, unknown>;
-        if (update.sessionUpdate === 'current_mode_update' && live.record.modes) {
-          this.update(live, { modes: { ...live.record.modes, currentModeId: String(update.currentModeId) } });
-        }
-        if (update.sessionUpdate === 'usage_update' && typeof update.used === 'number' && typeof update.size === 'number') {
-          const cost = update.cost as { amount?: unknown; currency?: unknown } | null | undefined;
-          const known = cost && typeof cost.amount === 'number' && typeof cost.currency === 'string' ? { amount: cost.amount, currency: cost.currency } : null;
-          this.update(live, { usage: { used: update.used, size: update.size, cost: known } });
-        }
-        if (update.sessionUpdate === 'config_option_update') {
-          const models = modelsOf(update.configOptions as SessionConfigOption[] | undefined);
-          if (models) this.update(live, { models });
-        }
+        const change = stateChangeOf(live.record, notification.update);
+        if (change) this.update(live, change);
         if (live.loading) return;
-        this.entry(live.record, 'update', update);
+        this.entry(live.record, 'update', notification.update);
       },
       onNotice: (text: string) => {
         this.entry(live.record, 'notice', { text });
@@ -442,21 +412,3 @@ export class AcpService {
   }
 }
 
-function modesOf(modes: SessionModeState | null | undefined): AcpConversation['modes'] {
-  if (!modes) return null;
-  return { currentModeId: modes.currentModeId, available: modes.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? null })) };
-}
-
-/** The agent's model choice: a select config option of category `model` (or id `model`). */
-function modelsOf(options: SessionConfigOption[] | null | undefined): AcpConversation['models'] {
-  const option = options?.find((o) => (o as { category?: string }).category === 'model' || o.id === 'model') as
-    | (SessionConfigOption & { type?: string; currentValue?: unknown; options?: unknown[] })
-    | undefined;
-  if (!option || option.type !== 'select' || !Array.isArray(option.options)) return null;
-  const flat: { value: string; name: string }[] = [];
-  for (const o of option.options as Record<string, unknown>[]) {
-    if (typeof o.value === 'string') flat.push({ value: o.value, name: String(o.name ?? o.value) });
-    else if (Array.isArray(o.options)) for (const inner of o.options as Record<string, unknown>[]) if (typeof inner.value === 'string') flat.push({ value: inner.value, name: String(inner.name ?? inner.value) });
-  }
-  return { configId: option.id, current: String(option.currentValue ?? ''), available: flat };
-}
