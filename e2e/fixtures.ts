@@ -44,7 +44,8 @@ export interface OmniOptions {
 export const test = base.extend<{ omni: OmniApp } & OmniOptions, { webBrowser: () => Promise<Browser> }>({
   prepareHome: [undefined, { option: true }],
   // One Chromium per worker, launched on first use (never in Electron mode), with the config's launchOptions: a
-  // launch and close cost ~1.5 s a test here, and a fresh context per test isolates them as well.
+  // launch and close per test cost more than many tests (docs/performance.md), and a fresh context per test
+  // isolates them as well.
   webBrowser: [
     async ({ playwright, launchOptions }, use) => {
       let browser: Promise<Browser> | undefined;

@@ -55,7 +55,7 @@ async function newSession(page: Page, workspace: string, name: string): Promise<
 
 test.describe('ledger view', () => {
   // Set here, not in the test: the fixture seeds the 400k entries before the test starts, and a timeout set inside
-  // the test does not cover that (on a loaded machine the seed alone has taken the default 30 s).
+  // the test does not cover that, and on a loaded machine the seed alone can outlast the default.
   test.describe.configure({ timeout: 120_000 });
 
   test('scrolls, filters, searches and follows a 400k-entry ledger, all from the keyboard where it counts', async ({ omni }) => {
