@@ -2,6 +2,7 @@
 // root: screenRoot.ts.)
 import '@picocss/pico/css/pico.min.css';
 import './app.css';
+import '../ui/ui.css';
 import './layout.css';
 
 import { StrictMode } from 'react';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentRunEvent, AgentRunInfo } from '../../src-preload/contract';
-import { diffLineKind, summarizeDiff } from '../../src-renderer/features/agents/diffLines';
-import { highlightLine, languageOf, type Language } from '../../src-renderer/features/agents/highlight';
-import { stateAtLine } from '../../src-renderer/features/agents/lineStates';
-import { parseInline, parseMarkdown } from '../../src-renderer/features/agents/markdown';
+import { diffLineKind, summarizeDiff } from '../../src-renderer/ui/diff/diffLines';
+import { highlightLine, languageOf, type Language } from '../../src-renderer/ui/code/highlight';
+import { stateAtLine } from '../../src-renderer/ui/code/lineStates';
+import { parseInline, parseMarkdown } from '../../src-renderer/ui/markdown/markdown';
 import { applyRunEvent, cardLine, cardLineCount, cardText, newRunModel, type RunModel } from '../../src-renderer/features/agents/runModel';
 
 const info: AgentRunInfo = {

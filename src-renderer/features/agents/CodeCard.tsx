@@ -1,20 +1,9 @@
 import type { ReactNode } from 'react';
-import { highlightLine, languageOf, type Token } from './highlight';
-import { stateAtLine } from './lineStates';
-import { LinesView } from './LinesView';
+import { highlightLine, languageOf } from '../../ui/code/highlight';
+import { stateAtLine } from '../../ui/code/lineStates';
+import { TokenSpans } from '../../ui/code/TokenSpans';
+import { LinesView } from '../../ui/lines/LinesView';
 import { cardLine, cardLineCount, type OutputCardModel } from './runModel';
-
-export function TokenSpans({ tokens }: { tokens: Token[] }): ReactNode {
-  return tokens.map((token, i) =>
-    token.type === 'plain' ? (
-      token.text
-    ) : (
-      <span key={i} className={`tok-${token.type}`}>
-        {token.text}
-      </span>
-    ),
-  );
-}
 
 /** Code with syntax highlighting (ts/js, json, html, markdown; anything else plain). */
 export function CodeCard({ card }: { card: OutputCardModel }) {

@@ -1,4 +1,4 @@
-import { LinesView } from './LinesView';
+import { LinesView } from '../../ui/lines/LinesView';
 import { cardLine, cardLineCount, type OutputCardModel } from './runModel';
 
 /** A log: monospace, following new lines while the user is at the bottom. */

@@ -1,5 +1,5 @@
 import { CodeCard } from './CodeCard';
-import { MarkdownView } from './MarkdownView';
+import { MarkdownView } from '../../ui/markdown/MarkdownView';
 import { cardLineCount, cardText, type OutputCardModel } from './runModel';
 
 /** Past this many lines a markdown card is shown as highlighted source, so it stays virtualised. */

@@ -1,6 +1,6 @@
 import { createElement, useMemo, type ReactNode } from 'react';
-import { highlightLine, languageOf } from './highlight';
-import { TokenSpans } from './CodeCard';
+import { highlightLine, languageOf } from '../code/highlight';
+import { TokenSpans } from '../code/TokenSpans';
 import { parseMarkdown, type Inline, type ListBlock, type TableBlock } from './markdown';
 
 function InlineText({ inline }: { inline: Inline[] }): ReactNode {

@@ -1,5 +1,5 @@
 import { useCallback, type ReactNode } from 'react';
-import { VirtualRows } from '../../ui/VirtualRows';
+import { VirtualRows } from '../VirtualRows';
 
 export const LINE_HEIGHT = 18;
 /** A card shows at most this many lines at once and scrolls the rest. */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import * as React from 'react';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { MarkdownView } from '../../src-renderer/features/agents/MarkdownView';
+import { MarkdownView } from '../../../../src-renderer/ui/markdown/MarkdownView';
 
 // The test runner (tsx) compiles .tsx with the classic JSX transform, which calls React.createElement; the app's
 // bundle uses the automatic runtime (src-renderer/tsconfig.json), so only here does React need to be a global.

@@ -1,8 +1,8 @@
 // The cards' safe Markdown: GFM tables and nested lists, with the inputs that tend to break such parsers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isSafeHref, parseInline, parseMarkdown, type Block, type Inline, type ListBlock, type TableBlock } from '../../src-renderer/features/agents/markdown';
-import { MAX_LIST_DEPTH } from '../../src-renderer/features/agents/markdownList';
+import { isSafeHref, parseInline, parseMarkdown, type Block, type Inline, type ListBlock, type TableBlock } from '../../../../src-renderer/ui/markdown/markdown';
+import { MAX_LIST_DEPTH } from '../../../../src-renderer/ui/markdown/markdownList';
 
 const text = (value: string): Inline => ({ kind: 'text', text: value });
 const only = <K extends Block['kind']>(blocks: Block[], kind: K): Extract<Block, { kind: K }> => {
