@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Session, Terminal } from '../../src-preload/contract';
 import { useConnection } from '../bridge/connectionStore';
+import { AcpPanel } from '../features/acp/AcpPanel';
 import { SessionAgents } from '../features/agents/SessionAgents';
 import { ConsentCards } from '../features/consent/ConsentCards';
 import { useConsent } from '../features/consent/consentStore';
@@ -22,9 +23,10 @@ function showTerminal(terminal: Terminal): void {
 }
 
 /**
- * One session's page: its goal, agents (with consent's prompts and grants), CLI sessions, process runs and
- * terminals. It composes several features, so it lives in app/: a feature never imports another feature, and what
- * one needs of another (who is asking for consent, where a launched terminal goes) is passed in from here.
+ * One session's page: its goal, agents (with consent's prompts and grants), agent (ACP) conversations, CLI
+ * sessions, process runs and terminals. It composes several features, so it lives in app/: a feature never imports
+ * another feature, and what one needs of another (who is asking for consent, where a launched terminal goes) is
+ * passed in from here.
  * Stays mounted (hidden) while another session or the ledger is shown.
  */
 export function SessionView({ session, hidden }: { session: Session; hidden: boolean }) {
@@ -78,6 +80,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
         grants={<GrantsPanel sessionId={session.id} />}
         askingAgents={askingAgents}
       />
+      <AcpPanel session={session} askingAgents={askingAgents} />
       <HarnessPanel session={session} onTerminal={showTerminal} />
       <SessionRuns session={session} />
       <div className="card-stream">

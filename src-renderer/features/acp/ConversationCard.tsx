@@ -1,0 +1,47 @@
+import type { AcpConversation } from '../../../src-preload/contract';
+import { ConversationControls } from './ConversationControls';
+import { ConversationHeader } from './ConversationHeader';
+import { ConversationItemView } from './ConversationItemView';
+import { PromptBox } from './PromptBox';
+import { useConversationEntries } from './useConversationEntries';
+
+/**
+ * One ACP conversation: its header, everything stored of it (also after a restart, from the event log) and live
+ * updates, then the controls and the prompt. `asking`: the agent has a consent card open in the session.
+ */
+export function ConversationCard({ conversation, asking }: { conversation: AcpConversation; asking: boolean }) {
+  const { model, error } = useConversationEntries(conversation.id);
+  return (
+    <article
+      className="card acp-conversation"
+      data-testid="acp-conversation"
+      data-status={conversation.status}
+      data-conversation-id={conversation.id}
+      aria-label={`${conversation.agentName} conversation`}
+    >
+      <ConversationHeader conversation={conversation} />
+      {asking && (
+        <p className="acp-waiting" role="status" data-testid="acp-waiting-consent">
+          {conversation.agentName} is waiting for your answer on a consent card.
+        </p>
+      )}
+      <div className="acp-items" role="log" aria-label="Conversation">
+        {model.items.map((item) => (
+          <ConversationItemView key={item.key} item={item} asking={asking} />
+        ))}
+        {conversation.status === 'prompting' && (
+          <small className="muted acp-line" aria-live="polite">
+            {conversation.agentName} is working…
+          </small>
+        )}
+      </div>
+      {error && (
+        <p className="item-error" role="alert">
+          The conversation cannot be followed: {error}
+        </p>
+      )}
+      <ConversationControls conversation={conversation} />
+      <PromptBox conversation={conversation} commands={model.commands} />
+    </article>
+  );
+}

@@ -1,0 +1,10 @@
+import { useMemo } from 'react';
+import type { AcpConversation } from '../../../src-preload/contract';
+import { useLiveList } from '../../ui/useLiveList';
+
+/** The session's ACP conversations, live (acp.watch), newest first; after a host restart they show stopped. */
+export function useAcpConversations(sessionId: string): { conversations: AcpConversation[]; error: string | null } {
+  const { items, error } = useLiveList('acp.watch', { sessionId });
+  const conversations = useMemo(() => [...items].sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id)), [items]);
+  return { conversations, error };
+}
