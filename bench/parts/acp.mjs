@@ -14,7 +14,7 @@
 // Goals (issue 21): chunk → DOM p95 ≤ 100 ms at ≥ 50 fps; chunks reach the DOM at ≥ 0.9× the bare client's rate;
 // prompt → first chunk at most 20 ms over the bare client's.
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
 import { HostRpc, startHost } from '../lib/host.mjs';
 import { productionBuild } from '../lib/productionBuild.mjs';
+import { summariseProfile } from '../lib/profile.mjs';
 import { fmt, median, ratioText, table } from '../lib/stats.mjs';
 import { floodFigures, parseChunkMarker, shownArrivals } from './acpFloodMarkers.mjs';
 import { frameStats } from './agentCards.mjs';
@@ -37,6 +38,8 @@ const CHUNKS = Math.round(RATE * SECONDS);
 const RUNS = Number(process.env.BENCH_ACP_RUNS ?? 3);
 /** BENCH_ACP=bare,host,page: which readers run (the page needs the renderer's ACP conversation card). */
 const READERS = new Set((process.env.BENCH_ACP ?? 'bare,host,page').split(',').map((s) => s.trim()));
+/** BENCH_ACP_HOST_PROF=DIR: the host runs with --cpu-prof into DIR; where its time went is printed. */
+const HOST_PROF = process.env.BENCH_ACP_HOST_PROF;
 const AGENT_ID = 'bench-flood';
 const AGENT_PROGRAM = 'acp-bench-flood';
 
@@ -297,7 +300,7 @@ export async function measureAcp({ root, prodRoot, log }) {
     const workspace = tempDir('acp-workspace');
     dirs.push(home, workspace);
     const agent = installFloodAgent(home);
-    host = await startHost(appRoot, home);
+    host = await startHost(appRoot, home, process.env, HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${HOST_PROF}`] : []);
     rpc = await HostRpc.connect(host.port, host.token);
     hostSession = (await rpc.call('session.create', { workspace, name: 'acp bench' })).id;
     const pageWhy = READERS.has('page') ? rendererWhy(appRoot) : 'not asked for (BENCH_ACP)';
@@ -326,8 +329,13 @@ export async function measureAcp({ root, prodRoot, log }) {
         }
       }
     }
+    rpc.close();
+    rpc = undefined;
+    await host.stop();
+    const hostProfile = HOST_PROF ? summariseHostProfile(HOST_PROF, appRoot, log) : undefined;
     return {
       goals: ACP_GOALS,
+      hostProfile,
       rate: RATE,
       chunks: CHUNKS,
       sandboxed: hosted[0]?.sandboxed,
@@ -343,6 +351,24 @@ export async function measureAcp({ root, prodRoot, log }) {
     await host?.stop();
     for (const dir of dirs) removeDir(dir);
   }
+}
+
+/**
+ * The host's main-thread profile in `dir` (written when it stopped; each thread writes one, named
+ * CPU.<date>.<time>.<pid>.<thread>.<n>: the main thread is thread 0), by module of its bundle; printed.
+ */
+function summariseHostProfile(dir, appRoot, log) {
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(dir, f)) : [];
+  if (files.length === 0) return { error: `no .cpuprofile in ${dir}` };
+  const main = files.filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  const file = (main.length > 0 ? main : files).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  const bundle = join(appRoot, 'dist/cli/omni.cjs');
+  const map = existsSync(`${bundle}.map`) ? JSON.parse(readFileSync(`${bundle}.map`, 'utf8')) : undefined;
+  const summary = summariseProfile(JSON.parse(readFileSync(file, 'utf8')), { 'dist/cli/omni.cjs': { text: readFileSync(bundle, 'utf8'), map } });
+  const groups = Object.entries(summary.groups).filter(([g]) => g !== '(idle)').slice(0, 12).map(([g, ms]) => `${g} ${fmt(ms, ' ms', 0)}`);
+  log(`  host CPU profile (${file}): ${groups.join(', ')}`);
+  log(summary.top.filter(([w]) => !w.startsWith('(idle')).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
+  return { file, ...summary };
 }
 
 /** Why the page reader cannot run on this build (null when it can): the renderer has no ACP conversation card yet. */
