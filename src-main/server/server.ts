@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { AcpProcessLauncher } from '../node/acp/acpProcess';
 import { createHostServices, type HostServices } from '../node/hostServices';
 import type { KeychainChoice } from '../node/vault/hostKeychain';
 import type { ProviderRegistry } from '../node/vault/providers';
@@ -21,6 +22,8 @@ export interface ServerOptions {
   keychain?: KeychainChoice;
   /** Credential providers for the host (tests point one at a local stand-in); default: the built-in ones. */
   providers?: ProviderRegistry;
+  /** How ACP agents are started; default: in the native sandbox. Tests plug in the plain launcher for a fake agent. */
+  acpLauncher?: AcpProcessLauncher;
 }
 
 export interface RunningServer {
@@ -51,7 +54,13 @@ function contentSecurityPolicy(port: number): string {
  * accepts the connection token and, from browsers, only this server's own origin (no other site can drive it).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const services = await createHostServices({ home: options.home, version: options.version, keychain: options.keychain, ...(options.providers ? { providers: options.providers } : {}) });
+  const services = await createHostServices({
+    home: options.home,
+    version: options.version,
+    keychain: options.keychain,
+    ...(options.providers ? { providers: options.providers } : {}),
+    ...(options.acpLauncher ? { acpLauncher: options.acpLauncher } : {}),
+  });
   const token = loadOrCreateToken(options.home, options.rotateToken);
   const http: Server = createServer();
   let port = 0;

@@ -57,6 +57,15 @@ interface Live {
 export const acpActor = (agentId: string) => `acp:${agentId}`;
 
 /**
+ * A stored record of a conversation no agent runs for: a host that ended without stopping it (a crash, a kill) left
+ * its last status (ready, prompting) in the log, which would offer a prompt nobody can answer instead of Resume.
+ */
+function notRunning(stored: AcpConversation): AcpConversation {
+  if (stored.status === 'stopped' || stored.status === 'failed') return stored;
+  return { ...stored, status: 'stopped', statusReason: 'the host ended while the agent ran' };
+}
+
+/**
  * ACP conversations: starts an agent process per conversation (through the launcher: plain or sandboxed), speaks
  * ACP to it (AcpConnection), answers its requests (permissions through consent, files, terminals), and keeps every
  * prompt and update in the session's event log (AcpEventLog). A conversation outlives its process: stopped (by the
@@ -66,6 +75,8 @@ export const acpActor = (agentId: string) => `acp:${agentId}`;
 export class AcpService {
   private readonly store: AcpEventLog;
   private readonly live = new Map<string, Live>();
+  /** Conversations whose agent is being launched: stored as starting, not live yet. */
+  private readonly launching = new Set<string>();
   private readonly changed = new Emitter<AcpConversation>();
   private readonly entryAdded = new Emitter<AcpEntry>();
   readonly onDidChange = this.changed.event;
@@ -104,7 +115,7 @@ export class AcpService {
 
   list(sessionId: string): AcpConversation[] {
     this.options.sessions.get(sessionId);
-    return this.store.conversations(sessionId).map((stored) => this.live.get(stored.id)?.record ?? stored);
+    return this.store.conversations(sessionId).map((stored) => this.shown(stored));
   }
 
   get(conversationId: string): AcpConversation {
@@ -113,7 +124,14 @@ export class AcpService {
     const sessionId = this.store.sessionIdOf(conversationId);
     const found = sessionId === undefined ? undefined : this.store.conversations(sessionId).find((c) => c.id === conversationId);
     if (!found) throw new AcpError('ACP_NOT_FOUND', `there is no ACP conversation ${conversationId}`);
-    return found;
+    return this.shown(found);
+  }
+
+  /** The record to show for a stored one: the live record while its agent runs, stopped once none runs. */
+  private shown(stored: AcpConversation): AcpConversation {
+    const live = this.live.get(stored.id);
+    if (live) return live.record;
+    return this.launching.has(stored.id) ? stored : notRunning(stored);
   }
 
   async start(sessionId: string, agentId: string, actor: string): Promise<AcpConversation> {
@@ -275,6 +293,15 @@ export class AcpService {
   private readonly onError = (error: unknown) => (this.options.onError ?? ((e: unknown) => console.error('[acp]', e)))(error);
 
   private async launch(record: AcpConversation, open: (connection: AcpConnection, live: Live) => Promise<NewSessionResponse | (LoadSessionResponse & { sessionId: string })>): Promise<Live> {
+    this.launching.add(record.id);
+    try {
+      return await this.launchNow(record, open);
+    } finally {
+      this.launching.delete(record.id);
+    }
+  }
+
+  private async launchNow(record: AcpConversation, open: (connection: AcpConnection, live: Live) => Promise<NewSessionResponse | (LoadSessionResponse & { sessionId: string })>): Promise<Live> {
     const entry = this.options.registry.resolved(record.agentId);
     const agentId = acpActor(record.agentId);
     const context = { agentId, sessionId: record.sessionId, workspace: record.workspace, conversationId: record.id };
