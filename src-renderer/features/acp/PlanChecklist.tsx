@@ -1,6 +1,7 @@
 import type { PlanEntry } from './conversationModel';
 
 const statusWords: Record<string, string> = { pending: 'to do', in_progress: 'in progress', completed: 'done' };
+const marks: Record<string, string> = { pending: '☐', in_progress: '◐', completed: '☑' };
 
 /** The agent's plan as a checklist; the agent sends it whole each time, and the newest replaces the last. */
 export function PlanChecklist({ entries }: { entries: PlanEntry[] }) {
@@ -13,7 +14,9 @@ export function PlanChecklist({ entries }: { entries: PlanEntry[] }) {
       <ul>
         {entries.map((entry, i) => (
           <li key={i} className={`acp-plan-entry acp-plan-${entry.status}`} data-testid="acp-plan-entry" data-status={entry.status}>
-            <input type="checkbox" readOnly checked={entry.status === 'completed'} aria-label={`${entry.content}: ${statusWords[entry.status] ?? entry.status}`} tabIndex={-1} />
+            <span className="acp-plan-mark" role="img" aria-label={statusWords[entry.status] ?? entry.status}>
+              {marks[entry.status] ?? '☐'}
+            </span>
             <span>{entry.content}</span>
             {entry.status === 'in_progress' && <small className="muted"> (in progress)</small>}
             {entry.priority === 'high' && <small className="acp-priority"> high priority</small>}

@@ -63,7 +63,9 @@ function editScript(a: readonly string[], b: readonly string[]): Op[] {
  */
 export function unifiedDiff(path: string, oldText: string | null, newText: string): string[] {
   const ops = editScript(splitLines(oldText ?? ''), splitLines(newText));
-  const out = [oldText === null ? '--- /dev/null' : `--- a/${path}`, `+++ b/${path}`];
+  // git's a/ and b/ prefixes for a relative path; an absolute one (what ACP agents send) is clearer as it is.
+  const [oldName, newName] = path.startsWith('/') ? [path, path] : [`a/${path}`, `b/${path}`];
+  const out = [oldText === null ? '--- /dev/null' : `--- ${oldName}`, `+++ ${newName}`];
   // Line numbers (1-based) of each op in the old and the new text.
   const oldAt: number[] = [];
   const newAt: number[] = [];

@@ -31,3 +31,9 @@ test('a huge rewrite stays linear: removed then added, no table', () => {
   assert.deepEqual([summary.added, summary.removed], [5000, 5000]);
   assert.ok(performance.now() - started < 2000);
 });
+
+test('an absolute path (as ACP agents send) is named as it is, without a/ b/ prefixes', () => {
+  const lines = unifiedDiff('/w/notes.md', 'a\n', 'b\n');
+  assert.deepEqual(lines.slice(0, 2), ['--- /w/notes.md', '+++ /w/notes.md']);
+  assert.deepEqual(summarizeDiff(lines).files, ['/w/notes.md']);
+});
