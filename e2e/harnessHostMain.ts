@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { ProviderRegistry } from '../src-main/node/vault/providers';
 import { startServer } from '../src-main/server/server';
+import { serveUntilStopped } from './serveUntilStopped';
 
 async function main(): Promise<void> {
   const [port, home, anthropicOrigin] = process.argv.slice(2);
@@ -17,15 +18,7 @@ async function main(): Promise<void> {
     rendererDir: join(__dirname, '..', 'dist', 'renderer'),
     providers: new ProviderRegistry([{ ...anthropic, apiBaseUrl: anthropicOrigin, apiDomains: ['127.0.0.1'] }]),
   });
-  console.log(`Omniscient Shell ready at ${server.url}`);
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void server.close().then(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  serveUntilStopped(server);
 }
 
 void main();

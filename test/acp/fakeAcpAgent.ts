@@ -11,7 +11,9 @@
 //   old-version     answers initialize with protocolVersion 0
 //   terminal        a prompt runs `echo hi` through terminal/create + wait_for_exit + output + release
 //   ignore-cancel   a prompt never ends, session/cancel is ignored (a hung turn); it starts a grandchild (`sleep`)
+//   conversation    a well-behaved agent for the UI: markdown replies, a plan, a permitted write (fakeAcpConversation.ts)
 import { createInterface } from 'node:readline';
+import { conversationScenario } from './fakeAcpConversation';
 
 const scenario = process.env.FAKE_ACP_SCENARIO ?? 'normal';
 let nextId = 1000;
@@ -31,6 +33,7 @@ function update(sessionId: string, u: unknown): void {
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
 async function onRequest(id: number, method: string, params: any): Promise<void> {
+  if (scenario === 'conversation' && (await conversationScenario({ send, request, update }, id, method, params))) return;
   if (method === 'initialize') {
     if (scenario === 'hang-init') return;
     if (scenario === 'garbage') process.stdout.write('this is not json\n{"half": \n[1,2,3]\n');
