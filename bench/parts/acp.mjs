@@ -23,7 +23,8 @@ import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
 import { HostRpc, startHost } from '../lib/host.mjs';
 import { productionBuild } from '../lib/productionBuild.mjs';
-import { summariseProfile } from '../lib/profile.mjs';
+import { fetchBundle, summariseProfile } from '../lib/profile.mjs';
+import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
 import { fmt, median, ratioText, table } from '../lib/stats.mjs';
 import { floodFigures, parseChunkMarker, shownArrivals } from './acpFloodMarkers.mjs';
 import { frameStats } from './agentCards.mjs';
@@ -40,6 +41,12 @@ const RUNS = Number(process.env.BENCH_ACP_RUNS ?? 3);
 const READERS = new Set((process.env.BENCH_ACP ?? 'bare,host,page').split(',').map((s) => s.trim()));
 /** BENCH_ACP_HOST_PROF=DIR: the host runs with --cpu-prof into DIR; where its time went is printed. */
 const HOST_PROF = process.env.BENCH_ACP_HOST_PROF;
+/** BENCH_ACP_PROFILE=1: the page's floods run under the renderer's CPU profiler; where its time went is printed. */
+const PAGE_PROF = process.env.BENCH_ACP_PROFILE === '1';
+/** BENCH_TRACE=1: the page's floods also record a Chromium trace (main-thread time by event); it slows the page. */
+const TRACE = process.env.BENCH_TRACE === '1';
+/** BENCH_ACP_PAGE_CSS='…': a style sheet added to the page before the flood, to try a renderer-side layout change. */
+const PAGE_CSS = process.env.BENCH_ACP_PAGE_CSS;
 const AGENT_ID = 'bench-flood';
 const AGENT_PROGRAM = 'acp-bench-flood';
 
@@ -92,13 +99,15 @@ function subscribeUpdates(host, conversationId) {
     socket.on('message', (raw) => {
       const at = now();
       const frame = JSON.parse(String(raw));
-      if (frame.t === 'item') {
+      if (frame.t === 'item' || frame.t === 'items') {
         // The stored entries come first (the record's status): the subscription is live once one has arrived.
-        if (sub.items++ === 0) resolve(sub);
-        const entry = frame.item;
-        if (entry.type !== 'update' || entry.data?.sessionUpdate !== 'agent_message_chunk') return;
-        const marker = parseChunkMarker(entry.data.content?.text ?? '');
-        if (marker) sub.arrivals.push([marker.seq, marker.at, at]);
+        if (sub.items === 0) resolve(sub);
+        for (const entry of frame.t === 'item' ? [frame.item] : frame.items) {
+          sub.items++;
+          if (entry.type !== 'update' || entry.data?.sessionUpdate !== 'agent_message_chunk') continue;
+          const marker = parseChunkMarker(entry.data.content?.text ?? '');
+          if (marker) sub.arrivals.push([marker.seq, marker.at, at]);
+        }
       } else if (frame.t === 'end' || frame.t === 'err') {
         sub.error = frame.error ?? new Error('acp.updates ended');
         reject(new Error(`acp.updates: ${frame.error?.code} ${frame.error?.message}`));
@@ -149,13 +158,14 @@ const RECORD_FRAMES = `(() => {
 })()`;
 
 /**
- * Records, for the conversation card `cardSelector` (found when it appears), every rise of the highest chunk number
- * shown, with the epoch time of the DOM change. Only the text that changed is read (the last marker in it): the
- * newest chunk is always at the end of what changed, and reading the whole message at every change would cost the
- * page more than the change did.
+ * Records every rise of the highest chunk number shown in conversation card `conversationId`'s agent messages, with
+ * the epoch time of the DOM change. Only the text that changed is read (the last marker in it): the newest chunk is
+ * always at the end of what changed, and reading the whole message at every change would cost the page more than
+ * the change did.
  */
-const recordShown = `(() => {
+const recordShown = (conversationId) => `(() => {
   const rec = (window.__shown = { changes: [], last: -1 });
+  const message = '[data-testid="acp-conversation"][data-conversation-id="${conversationId}"] [data-testid="acp-agent-message"]';
   const lastSeq = (text) => {
     const open = text.lastIndexOf('«');
     if (open < 0) return -1;
@@ -166,10 +176,12 @@ const recordShown = `(() => {
     const at = performance.timeOrigin + performance.now();
     let top = rec.last;
     for (const r of records) {
-      const node = r.type === 'characterData' ? r.target : null;
-      if (node) { if (node.parentElement?.closest('[data-testid="acp-agent-message"]')) top = Math.max(top, lastSeq(node.data)); continue; }
+      if (r.type === 'characterData') {
+        if (r.target.parentElement?.closest(message)) top = Math.max(top, lastSeq(r.target.data));
+        continue;
+      }
       for (const added of r.addedNodes) {
-        const inMessage = added.nodeType === 1 ? (added.closest('[data-testid="acp-agent-message"]') || added.querySelector('[data-testid="acp-agent-message"]')) : added.parentElement?.closest('[data-testid="acp-agent-message"]');
+        const inMessage = added.nodeType === 1 ? added.closest(message) || added.querySelector(message) : added.parentElement?.closest(message);
         if (inMessage) top = Math.max(top, lastSeq(added.textContent || ''));
       }
     }
@@ -190,77 +202,85 @@ const typeInto = (selector, text) => `(() => {
 })()`;
 
 /** The page: a new conversation with the flood agent, the prompt sent by click, the flood watched in the DOM. */
-async function pageFlood({ browser, host }) {
+async function pageFlood({ browser, host, workspace, log }) {
   const { page } = browser;
+  // A session of its own, so the page holds this flood's conversation alone (not the earlier rounds').
+  const rpc = await HostRpc.connect(host.port, host.token);
+  const { id: sessionId } = await rpc.call('session.create', { workspace, name: `acp bench page ${Date.now()}` });
   await page.navigate(host.url);
-  await page.waitFor(`${visible('acp-new')}.length > 0`, 'the "New agent conversation" button', 20_000);
-  const cardsBefore = await page.evaluate(`${visible('acp-conversation')}.length`);
+  await page.waitFor(`!!document.querySelector('[data-testid="session-item"][data-session-id="${sessionId}"] .session-select')`, 'the new session in the sidebar', 20_000);
+  await page.evaluate(`document.querySelector('[data-testid="session-item"][data-session-id="${sessionId}"] .session-select').click()`);
+  await page.waitFor(`${visible('acp-new')}.some((b) => !b.disabled)`, 'the "New agent conversation" button', 20_000);
+  if (PAGE_CSS) await page.evaluate(`document.head.appendChild(Object.assign(document.createElement('style'), { textContent: ${JSON.stringify(PAGE_CSS)} })) && true`);
+  const before = await page.evaluate(`${visible('acp-conversation')}.map((c) => c.dataset.conversationId)`);
   await page.evaluate(`${visible('acp-new')}[0].click()`);
-  await page.waitFor(`${visible(`acp-agent-${AGENT_ID}`)}.length > 0`, `the agent option acp-agent-${AGENT_ID}`, 10_000);
+  await page.waitFor(`${visible(`acp-agent-${AGENT_ID}`)}.some((b) => !b.disabled)`, `the agent option acp-agent-${AGENT_ID}`, 10_000);
   await page.evaluate(`${visible(`acp-agent-${AGENT_ID}`)}[0].click()`);
-  const card = `${visible('acp-conversation')}[${cardsBefore}]`;
-  await page.waitFor(`${card}?.dataset.status === 'ready'`, 'the new conversation ready', 30_000, 50);
+  const conversationId = await page.waitFor(
+    `${visible('acp-conversation')}.map((c) => c.dataset.conversationId).find((id) => !${JSON.stringify(before)}.includes(id)) ?? null`,
+    'the new conversation card',
+    30_000,
+    50,
+  );
+  const card = `document.querySelector('[data-testid="acp-conversation"][data-conversation-id="${conversationId}"]')`;
+  await page.waitFor(`${card}?.dataset.status === 'ready'`, 'the new conversation ready', 30_000, 50).catch(async (error) => {
+    const status = await page.evaluate(`${card} ? ${card}.dataset.status + ': ' + ${card}.innerText.slice(0, 500) : 'no card'`);
+    throw new Error(`${error.message} (${status})`);
+  });
   const prompt = `${card}.querySelector('[data-testid="acp-prompt"]')`;
   const send = `${card}.querySelector('[data-testid="acp-send"]')`;
   await page.evaluate(typeInto(prompt, 'flood'));
   await page.waitFor(`!${send}.disabled`, 'the send button enabled', 5_000);
   await sleep(500);
   await page.evaluate(RECORD_FRAMES);
-  await page.evaluate(recordShown);
-  const before = { host: readStat(host.child.pid), browser: browser.cpu() };
-  const promptAt = await page.evaluate(`(() => { ${send}.click(); return performance.timeOrigin + performance.now(); })()`);
+  await page.evaluate(recordShown(conversationId));
+  if (PAGE_PROF) {
+    await page.send('Profiler.enable');
+    await page.send('Profiler.setSamplingInterval', { interval: 500 });
+    await page.send('Profiler.start');
+  }
+  if (TRACE) await startTrace(browser.cdp);
+  const cpuBefore = { host: readStat(host.child.pid), browser: browser.cpu() };
+  const promptAt = await page.evaluate(`(() => { const at = performance.timeOrigin + performance.now(); ${send}.click(); return at; })()`);
   // Seldom: each look is a script run on the page's main thread, which the flood needs.
   await page.waitFor(`window.__shown.last >= ${CHUNKS - 1}`, `all ${CHUNKS} chunks in the conversation card`, SECONDS * 1000 + 120_000, 250);
   const frames = await page.evaluate('window.__frames.stop()');
   const changes = await page.evaluate('window.__shown.stop()');
-  const after = { host: readStat(host.child.pid), browser: browser.cpu() };
+  const cpuAfter = { host: readStat(host.child.pid), browser: browser.cpu() };
+  if (TRACE) {
+    const trace = summariseTrace(await stopTrace(browser.cdp));
+    const top = Object.entries(trace.selfMs).slice(0, 14).map(([name, ms]) => `${name} ${fmt(ms, ' ms', 0)}`);
+    const counts = ['LocalFrameView::performLayout', 'FunctionCall', 'Receive mojo message', 'Paint'].map((name) => `${name} ×${trace.counts[name] ?? 0}`);
+    log(`  renderer main thread during the flood (trace): busy ${fmt(trace.busyMs, ' ms', 0)} of ${fmt(trace.spanMs, ' ms', 0)}: ${top.join(', ')}; ${counts.join(', ')}`);
+  }
+  let profile;
+  if (PAGE_PROF) {
+    const stopped = await page.send('Profiler.stop');
+    await page.send('Profiler.disable');
+    profile = summariseProfile(stopped.profile, { '/app.js': await fetchBundle(new URL('/app.js', host.url).href) });
+    const groups = Object.entries(profile.groups).slice(0, 10).map(([g, ms]) => `${g} ${fmt(ms, ' ms', 0)}`);
+    log(`  renderer profile during the flood: ${groups.join(', ')}`);
+    log(profile.top.filter(([w]) => !w.startsWith('(idle')).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
+  }
   await page.waitFor(`${card}?.dataset.status === 'ready'`, 'the turn ended', 30_000, 100);
-  const conversationId = (await hostConversations(host)).at(-1);
   const written = await replayChunks(host, conversationId);
   const figures = floodFigures(shownArrivals(written, changes), promptAt, CHUNKS);
   const origin = await page.evaluate('performance.timeOrigin');
   const firstIn = changes[0][0];
   const lastIn = changes.at(-1)[0];
+  await rpc.call('acp.stop', { conversationId }).catch(() => {});
+  rpc.close();
   return {
     ...figures,
     domUpdates: changes.length,
+    sandboxed: await page.evaluate(`!!${card}.querySelector('[data-testid="acp-sandboxed"]')`),
     frames: frameStats(frames.filter((t) => t + origin >= firstIn && t + origin <= lastIn)),
     cpuMs: {
-      host: after.host.cpuMs - before.host.cpuMs,
-      renderer: (after.browser.roles.renderer ?? 0) - (before.browser.roles.renderer ?? 0),
-      browser: (after.browser.roles.browser ?? 0) - (before.browser.roles.browser ?? 0),
+      host: cpuAfter.host.cpuMs - cpuBefore.host.cpuMs,
+      renderer: (cpuAfter.browser.roles.renderer ?? 0) - (cpuBefore.browser.roles.renderer ?? 0),
+      browser: (cpuAfter.browser.roles.browser ?? 0) - (cpuBefore.browser.roles.browser ?? 0),
     },
   };
-}
-
-let hostSession;
-/** The bench session's conversation ids, oldest first. */
-async function hostConversations(host) {
-  const rpc = await HostRpc.connect(host.port, host.token);
-  try {
-    const { agents } = await rpc.call('acp.agents', {});
-    if (!agents.some((a) => a.id === AGENT_ID)) throw new Error(`the host does not list the ${AGENT_ID} agent`);
-    return await new Promise((resolve, reject) => {
-      // acp.watch is a live list: its first snapshot is all that is needed.
-      const socket = new WebSocket(`ws://127.0.0.1:${host.port}/rpc?token=${encodeURIComponent(host.token)}`, { perMessageDeflate: false });
-      const ids = [];
-      socket.once('error', reject);
-      socket.once('open', () => socket.send(JSON.stringify({ t: 'sub', id: 1, stream: 'acp.watch', key: { sessionId: hostSession }, credit: 1 << 20 })));
-      socket.on('message', (raw) => {
-        const frame = JSON.parse(String(raw));
-        if (frame.t !== 'item') return;
-        const item = frame.item;
-        const list = item.kind === 'snapshot' ? item.items : item.kind === 'upsert' ? [item.item] : [];
-        for (const c of list ?? []) if (!ids.includes(c.id)) ids.push(c.id);
-        if (item.kind === 'snapshot') {
-          socket.close();
-          resolve(ids);
-        }
-      });
-    });
-  } finally {
-    rpc.close();
-  }
 }
 
 function describe(name, f) {
@@ -302,7 +322,7 @@ export async function measureAcp({ root, prodRoot, log }) {
     const agent = installFloodAgent(home);
     host = await startHost(appRoot, home, process.env, HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${HOST_PROF}`] : []);
     rpc = await HostRpc.connect(host.port, host.token);
-    hostSession = (await rpc.call('session.create', { workspace, name: 'acp bench' })).id;
+    const hostSession = (await rpc.call('session.create', { workspace, name: 'acp bench' })).id;
     const pageWhy = READERS.has('page') ? rendererWhy(appRoot) : 'not asked for (BENCH_ACP)';
     if (pageWhy) log(`  page reader skipped: ${pageWhy}`);
     else browser = await launchChromium();
@@ -323,7 +343,7 @@ export async function measureAcp({ root, prodRoot, log }) {
           hosted.push(f);
           log(`  ${describe(`host RPC (agent ${f.sandboxed ? 'sandboxed' : 'plain'})`, f)}; host CPU ${f.hostCpuMs} ms`);
         } else {
-          const f = await pageFlood({ browser, host });
+          const f = await pageFlood({ browser, host, workspace, log });
           paged.push(f);
           log(`  ${describe('page DOM', f)}; ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ${f.domUpdates} DOM updates; CPU ms host ${f.cpuMs.host}, renderer ${f.cpuMs.renderer}, browser ${f.cpuMs.browser}`);
         }
@@ -338,7 +358,7 @@ export async function measureAcp({ root, prodRoot, log }) {
       hostProfile,
       rate: RATE,
       chunks: CHUNKS,
-      sandboxed: hosted[0]?.sandboxed,
+      sandboxed: (hosted[0] ?? paged[0])?.sandboxed,
       loadAverage: loadavg()[0],
       pageSkipped: pageWhy,
       bare: summarise(bare),

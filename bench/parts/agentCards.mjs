@@ -127,7 +127,10 @@ function replayOutput(port, token, runId) {
       socket.once('open', () => socket.send(JSON.stringify({ t: 'sub', id: 1, stream: 'agent.events', key: { runId }, credit: 1 << 30 })));
       socket.on('message', (raw) => {
         const frame = JSON.parse(String(raw));
-        if (frame.t === 'item' && frame.item.kind === 'output') texts.push(frame.item.data);
+        if (frame.t === 'item' || frame.t === 'items') {
+          // Consecutive items may come as one frame (RpcServerOptions.batch).
+          for (const item of frame.t === 'item' ? [frame.item] : frame.items) if (item.kind === 'output') texts.push(item.data);
+        }
         else if (frame.t === 'end' || frame.t === 'err') {
           socket.close();
           if (frame.error) reject(new Error(`agent.events replay: ${frame.error.code} ${frame.error.message}`));

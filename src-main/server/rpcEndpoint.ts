@@ -41,6 +41,8 @@ export function createRpcEndpoint(services: HostServices, token: string, allowed
         const server = new RpcServer(contract, services.handlers, new WebSocketTransport(ws), 'websocket', {
           // Through the host log, which scrubs secrets: an unexpected error is where a token gets quoted by accident.
           onInternalError: (method, error) => services.log.error(`${method} failed:`, error),
+          // A burst of stream items (the microtasks of one event loop turn) goes out in one frame per subscription.
+          batch: (flush) => process.nextTick(flush),
         });
         connections.add(server);
         ws.on('close', () => connections.delete(server));

@@ -24,6 +24,8 @@ export const ServerFrame = z.discriminatedUnion('t', [
   /** `id` is null when the failing frame could not be read far enough to know its id. */
   z.object({ t: z.literal('err'), id: Id.nullable(), error: ErrorBody }),
   z.object({ t: z.literal('item'), id: Id, item: z.unknown() }),
+  /** Consecutive items of one subscription in one frame (RpcServerOptions.batch), in order. */
+  z.object({ t: z.literal('items'), id: Id, items: z.array(z.unknown()) }),
   z.object({ t: z.literal('end'), id: Id, error: ErrorBody.optional() }),
 ]);
 export type ServerFrame = z.infer<typeof ServerFrame>;

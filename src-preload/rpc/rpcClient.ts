@@ -159,6 +159,10 @@ export class RpcClient<C extends ContractMap> implements Disposable {
       case 'item':
         this.deliver(frame.id, frame.item);
         return;
+      case 'items':
+        // One by one, as separate frames would have come; a consumer that ends the stream stops the rest.
+        for (const item of frame.items) this.deliver(frame.id, item);
+        return;
       case 'end': {
         const open = this.streams.get(frame.id);
         if (!open) return;
