@@ -19,7 +19,7 @@ interface Props {
  */
 export function AcpPanel({ session, askingAgents }: Props) {
   const client = useConnection((s) => s.client);
-  const { conversations, error } = useAcpConversations(session.id);
+  const { conversations, loaded, error } = useAcpConversations(session.id);
   const [picking, setPicking] = useState(false);
   const open = session.status === 'open';
 
@@ -35,7 +35,8 @@ export function AcpPanel({ session, askingAgents }: Props) {
         <h3>
           Agent conversations <span className="muted">({conversations.length})</span>
         </h3>
-        <button type="button" data-testid="acp-new" aria-expanded={picking} disabled={!client || !open} onClick={() => setPicking(!picking)}>
+        {/* Offered once the session's conversations are listed: a new one then shows as new, not among stored ones arriving late. */}
+        <button type="button" data-testid="acp-new" aria-expanded={picking} disabled={!client || !open || !loaded} onClick={() => setPicking(!picking)}>
           New agent conversation
         </button>
       </div>

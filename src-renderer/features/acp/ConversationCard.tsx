@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import type { AcpConversation } from '../../../src-preload/contract';
 import { ConversationControls } from './ConversationControls';
 import { ConversationHeader } from './ConversationHeader';
@@ -11,6 +12,13 @@ import { useConversationEntries } from './useConversationEntries';
  */
 export function ConversationCard({ conversation, asking }: { conversation: AcpConversation; asking: boolean }) {
   const { model, error } = useConversationEntries(conversation.id);
+  const log = useRef<HTMLDivElement>(null);
+  // Follows the newest item while the user is at the bottom; scrolled up to read, the view stays where it is.
+  const following = useRef(true);
+  useLayoutEffect(() => {
+    const el = log.current;
+    if (el && following.current) el.scrollTop = el.scrollHeight;
+  }, [model.version]);
   return (
     <article
       className="card acp-conversation"
@@ -25,7 +33,17 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
           {conversation.agentName} is waiting for your answer on a consent card.
         </p>
       )}
-      <div className="acp-items" role="log" aria-label="Conversation">
+      <div
+        ref={log}
+        className="acp-items"
+        role="log"
+        aria-label="Conversation"
+        tabIndex={0}
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
+        }}
+      >
         {model.items.map((item) => (
           <ConversationItemView key={item.key} item={item} asking={asking} />
         ))}
