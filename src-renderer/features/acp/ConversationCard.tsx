@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef } from 'react';
 import type { AcpConversation } from '../../../src-preload/contract';
+import { useFollowBottom } from '../../ui/useFollowBottom';
 import { ConversationControls } from './ConversationControls';
 import { ConversationHeader } from './ConversationHeader';
 import { ConversationItemView } from './ConversationItemView';
@@ -12,13 +12,8 @@ import { useConversationEntries } from './useConversationEntries';
  */
 export function ConversationCard({ conversation, asking }: { conversation: AcpConversation; asking: boolean }) {
   const { model, error } = useConversationEntries(conversation.id);
-  const log = useRef<HTMLDivElement>(null);
-  // Follows the newest item while the user is at the bottom; scrolled up to read, the view stays where it is.
-  const following = useRef(true);
-  useLayoutEffect(() => {
-    const el = log.current;
-    if (el && following.current) el.scrollTop = el.scrollHeight;
-  }, [model.version]);
+  // The model is folded in place: its version is what says new content came.
+  const follow = useFollowBottom<HTMLDivElement>(model.version);
   return (
     <article
       className="card acp-conversation"
@@ -34,15 +29,12 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
         </p>
       )}
       <div
-        ref={log}
+        ref={follow.ref}
         className="acp-items"
         role="log"
         aria-label="Conversation"
         tabIndex={0}
-        onScroll={(event) => {
-          const el = event.currentTarget;
-          following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - 24;
-        }}
+        onScroll={follow.onScroll}
       >
         {model.items.map((item) => (
           <ConversationItemView key={item.key} item={item} asking={asking} />

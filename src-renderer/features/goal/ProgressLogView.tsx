@@ -1,22 +1,13 @@
-import { useLayoutEffect, useRef } from 'react';
 import type { ProgressEntry } from '../../../src-preload/contract';
+import { useFollowBottom } from '../../ui/useFollowBottom';
 import { timeOfDay } from './goalFormat';
-
-/** How close to the bottom (px) still counts as "following" the log. */
-const FOLLOW_SLACK_PX = 24;
 
 /**
  * log_progress lines, oldest at the top, live. The newest stays in view while the user is at the bottom; scrolling up
  * to read stops the following until they scroll back down.
  */
 export function ProgressLogView({ entries }: { entries: readonly ProgressEntry[] }) {
-  const list = useRef<HTMLOListElement>(null);
-  const following = useRef(true);
-
-  useLayoutEffect(() => {
-    const element = list.current;
-    if (element && following.current) element.scrollTop = element.scrollHeight;
-  }, [entries]);
+  const follow = useFollowBottom<HTMLOListElement>(entries);
 
   return (
     <section className="goal-progress" aria-label="Progress" data-testid="goal-progress">
@@ -30,15 +21,12 @@ export function ProgressLogView({ entries }: { entries: readonly ProgressEntry[]
         </p>
       ) : (
         <ol
-          ref={list}
+          ref={follow.ref}
           className="goal-progress-list"
           role="log"
           aria-live="polite"
           tabIndex={0}
-          onScroll={(event) => {
-            const element = event.currentTarget;
-            following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= FOLLOW_SLACK_PX;
-          }}
+          onScroll={follow.onScroll}
         >
           {entries.map((entry, index) => (
             <li key={index} className={`goal-progress-line goal-progress-${entry.level}`} data-testid="goal-progress-line" data-level={entry.level}>
