@@ -104,6 +104,7 @@ function subscribeUpdates(host, conversationId) {
         if (sub.items === 0) resolve(sub);
         for (const entry of frame.t === 'item' ? [frame.item] : frame.items) {
           sub.items++;
+          if (entry.type === 'prompt') sub.promptStoredAt = entry.ts;
           if (entry.type !== 'update' || entry.data?.sessionUpdate !== 'agent_message_chunk') continue;
           const marker = parseChunkMarker(entry.data.content?.text ?? '');
           if (marker) sub.arrivals.push([marker.seq, marker.at, at]);
@@ -142,12 +143,12 @@ async function hostFlood({ host, rpc, sessionId }) {
   }
 }
 
-/** A conversation's chunks [seq, writtenAt], as the host replays them. */
+/** A conversation's chunks [seq, writtenAt] as the host replays them, and when the host stored the prompt (epoch ms). */
 async function replayChunks(host, conversationId) {
   const sub = await subscribeUpdates(host, conversationId);
   await waitUntil(() => sub.arrivals.length >= CHUNKS, `the replay of ${CHUNKS} chunks`, 60_000);
   sub.close();
-  return sub.arrivals.map(([seq, at]) => [seq, at]);
+  return { written: sub.arrivals.map(([seq, at]) => [seq, at]), promptStoredAt: sub.promptStoredAt };
 }
 
 const RECORD_FRAMES = `(() => {
@@ -263,8 +264,10 @@ async function pageFlood({ browser, host, workspace, log }) {
     log(profile.top.filter(([w]) => !w.startsWith('(idle')).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
   }
   await page.waitFor(`${card}?.dataset.status === 'ready'`, 'the turn ended', 30_000, 100);
-  const written = await replayChunks(host, conversationId);
+  const { written, promptStoredAt } = await replayChunks(host, conversationId);
   const figures = floodFigures(shownArrivals(written, changes), promptAt, CHUNKS);
+  // Where prompt → first chunk went: the click to the host storing the prompt, the agent writing its first chunk, the chunk shown.
+  figures.promptStoredMs = promptStoredAt - promptAt;
   const origin = await page.evaluate('performance.timeOrigin');
   const firstIn = changes[0][0];
   const lastIn = changes.at(-1)[0];
@@ -308,67 +311,93 @@ function summarise(runs) {
  * figures; throws when something could not be measured at all. `pageReady()` says whether the renderer has the ACP
  * conversation card (else the page reader is skipped, with the reason).
  */
-export async function measureAcp({ root, prodRoot, log }) {
+export async function measureAcp({ root, prodRoot, compareRoot = process.env.BENCH_COMPARE_ROOT, log }) {
   const dirs = [];
-  let host;
-  let rpc;
+  const hosts = [];
   let browser;
+  /** A host of `appRoot` on a fresh home with the flood agent installed, and a session for the host reader. */
+  const openHost = async (appRoot, name, nodeArgs = []) => {
+    const home = tempDir('acp-home');
+    dirs.push(home);
+    const agent = installFloodAgent(home);
+    const host = await startHost(appRoot, home, process.env, nodeArgs);
+    const rpc = await HostRpc.connect(host.port, host.token);
+    const entry = { name, appRoot, host, rpc, agent, hosted: [], paged: [] };
+    hosts.push(entry);
+    entry.sessionId = (await rpc.call('session.create', { workspace, name: 'acp bench' })).id;
+    return entry;
+  };
+  const workspace = tempDir('acp-workspace');
+  dirs.push(workspace);
   try {
     const appRoot = prodRoot ?? productionBuild(root);
     if (!prodRoot) dirs.push(appRoot);
-    const home = tempDir('acp-home');
-    const workspace = tempDir('acp-workspace');
-    dirs.push(home, workspace);
-    const agent = installFloodAgent(home);
-    host = await startHost(appRoot, home, process.env, HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${HOST_PROF}`] : []);
-    rpc = await HostRpc.connect(host.port, host.token);
-    const hostSession = (await rpc.call('session.create', { workspace, name: 'acp bench' })).id;
-    const pageWhy = READERS.has('page') ? rendererWhy(appRoot) : 'not asked for (BENCH_ACP)';
+    const main = await openHost(appRoot, 'this', HOST_PROF ? ['--cpu-prof', `--cpu-prof-dir=${HOST_PROF}`] : []);
+    if (compareRoot) {
+      // An A/B in one run: a production build of the other checkout, its rounds alternating with this one's.
+      const compareApp = productionBuild(compareRoot);
+      dirs.push(compareApp);
+      await openHost(compareApp, 'compare');
+      log(`  A/B: also measuring a production build of ${compareRoot}`);
+    }
+    const pageWhy = READERS.has('page') ? hosts.map((h) => rendererWhy(h.appRoot)).find(Boolean) ?? null : 'not asked for (BENCH_ACP)';
     if (pageWhy) log(`  page reader skipped: ${pageWhy}`);
     else browser = await launchChromium();
     const bare = [];
-    const hosted = [];
-    const paged = [];
     log(`  ${RUNS} rounds of ${CHUNKS} chunks at ${RATE}/s; order within a round flips every round`);
     for (let i = 0; i < RUNS; i++) {
-      const order = ['bare', 'host', 'page'].filter((r) => READERS.has(r) && (r !== 'page' || browser));
+      const order = [];
+      for (const reader of ['bare', 'host', 'page']) {
+        if (!READERS.has(reader) || (reader === 'page' && !browser)) continue;
+        if (reader === 'bare') order.push({ reader });
+        else for (const h of hosts) order.push({ reader, h });
+      }
       if (i % 2 === 1) order.reverse();
-      for (const reader of order) {
+      for (const { reader, h } of order) {
+        const label = hosts.length > 1 && h ? ` [${h.name}]` : '';
         if (reader === 'bare') {
-          const f = await bareFlood(agent, workspace);
+          const f = await bareFlood(main.agent, workspace);
           bare.push(f);
           log(`  ${describe('bare client', f)}`);
         } else if (reader === 'host') {
-          const f = await hostFlood({ host, rpc, sessionId: hostSession });
-          hosted.push(f);
-          log(`  ${describe(`host RPC (agent ${f.sandboxed ? 'sandboxed' : 'plain'})`, f)}; host CPU ${f.hostCpuMs} ms`);
+          const f = await hostFlood({ host: h.host, rpc: h.rpc, sessionId: h.sessionId });
+          h.hosted.push(f);
+          log(`  ${describe(`host RPC${label} (agent ${f.sandboxed ? 'sandboxed' : 'plain'})`, f)}; host CPU ${f.hostCpuMs} ms`);
         } else {
-          const f = await pageFlood({ browser, host, workspace, log });
-          paged.push(f);
-          log(`  ${describe('page DOM', f)}; ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ${f.domUpdates} DOM updates; CPU ms host ${f.cpuMs.host}, renderer ${f.cpuMs.renderer}, browser ${f.cpuMs.browser}`);
+          const f = await pageFlood({ browser, host: h.host, workspace, log });
+          h.paged.push(f);
+          log(
+            `  ${describe(`page DOM${label}`, f)} (the host stored the prompt ${fmt(f.promptStoredMs, ' ms', 0)} after the click); ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ` +
+              `${f.domUpdates} DOM updates; CPU ms host ${f.cpuMs.host}, renderer ${f.cpuMs.renderer}, browser ${f.cpuMs.browser}`,
+          );
         }
       }
     }
-    rpc.close();
-    rpc = undefined;
-    await host.stop();
+    for (const h of hosts) {
+      h.rpc.close();
+      await h.host.stop();
+    }
     const hostProfile = HOST_PROF ? summariseHostProfile(HOST_PROF, appRoot, log) : undefined;
+    const compare = hosts[1];
     return {
       goals: ACP_GOALS,
       hostProfile,
       rate: RATE,
       chunks: CHUNKS,
-      sandboxed: (hosted[0] ?? paged[0])?.sandboxed,
+      sandboxed: (main.hosted[0] ?? main.paged[0])?.sandboxed,
       loadAverage: loadavg()[0],
       pageSkipped: pageWhy,
       bare: summarise(bare),
-      host: summarise(hosted),
-      page: summarise(paged),
+      host: summarise(main.hosted),
+      page: summarise(main.paged),
+      compare: compare ? { root: compareRoot, host: summarise(compare.hosted), page: summarise(compare.paged) } : undefined,
     };
   } finally {
     await browser?.close();
-    rpc?.close();
-    await host?.stop();
+    for (const h of hosts) {
+      h.rpc.close();
+      await h.host.stop();
+    }
     for (const dir of dirs) removeDir(dir);
   }
 }
@@ -426,6 +455,20 @@ export function printAcp(r, log) {
     rows.push(['  frames during the flood', 'not measured', '', `≥ ${g.fps} fps`, '']);
     rows.push(['  chunks/s reaching the DOM vs the bare client', 'not measured', '', `≥ ${g.rateRatio.toFixed(2)}×`, '']);
     rows.push(['  prompt → first chunk in the DOM, over the bare client', 'not measured', '', `≤ ${g.firstChunkOverheadMs} ms`, '']);
+  }
+  const c = r.compare;
+  if (c) {
+    const pair = (label, ours, theirs, unit, digits = 1) => rows.push([`A/B ${label}`, `${fmt(ours, unit, digits)} vs ${fmt(theirs, unit, digits)}`, `this checkout vs ${c.root}`, '', '']);
+    if (h && c.host) {
+      pair('host RPC chunks/s', h.arrivedPerSec, c.host.arrivedPerSec, '/s', 0);
+      pair('host RPC latency p95', h.p95Ms, c.host.p95Ms, ' ms');
+    }
+    if (p && c.page) {
+      pair('page chunks/s', p.arrivedPerSec, c.page.arrivedPerSec, '/s', 0);
+      pair('page latency p95', p.p95Ms, c.page.p95Ms, ' ms');
+      pair('page fps', p.fps, c.page.fps, '');
+      pair('page prompt → first chunk', p.promptToFirstMs, c.page.promptToFirstMs, ' ms');
+    }
   }
   log(table(['', 'figure', 'reference / detail', 'goal', ''], rows));
 }

@@ -32,11 +32,15 @@ export class AcpEventLog {
     );
   }
 
-  /** Appends an entry; state changes (status) are written durably. Returns the entry as acp.updates sends it. */
-  append(conversation: { id: string; sessionId: string }, type: EntryType, data: unknown): AcpEntry {
+  /**
+   * Appends an entry; state changes (status) and prompts are written durably unless `options.durable` says otherwise
+   * (a durable append right after commits it too). Returns the entry as acp.updates sends it.
+   */
+  append(conversation: { id: string; sessionId: string }, type: EntryType, data: unknown, options: { durable?: boolean } = {}): AcpEntry {
     this.sessions.set(conversation.id, conversation.sessionId);
     const payload = { type, data: (data ?? null) as JsonValue };
-    const seq = this.log.append({ sessionId: conversation.sessionId, kind: EventKind.acpEvent, subject: conversation.id, payload }, { durable: type === 'status' || type === 'prompt' });
+    const durable = options.durable ?? (type === 'status' || type === 'prompt');
+    const seq = this.log.append({ sessionId: conversation.sessionId, kind: EventKind.acpEvent, subject: conversation.id, payload }, { durable });
     return { seq, ts: Date.now(), conversationId: conversation.id, type, data: payload.data };
   }
 

@@ -192,7 +192,10 @@ export class AcpService {
     const live = this.running(conversationId);
     if (live.turn) throw new AcpError('ACP_BUSY', `the ${live.record.agentName} agent is still working on the last prompt; wait for it or cancel it`);
     this.options.ledger.append({ type: 'acp.prompt', actor, sessionId: live.record.sessionId, payload: { conversationId, chars: text.length } });
-    this.entry(live.record, 'prompt', { text });
+    // One wait for the event log's writer, not two: the status append right after is durable and commits the prompt
+    // with it, before the agent sees the prompt. Each wait blocks the host's thread on the writer, which runs at a
+    // lower priority; under load one took tens of ms (docs/performance.md#acp-conversations).
+    this.entry(live.record, 'prompt', { text }, { durable: false });
     this.update(live, { status: 'prompting', statusReason: null });
     const turn = live.connection.prompt(live.acpSessionId, [{ type: 'text', text }]);
     live.turn = turn;
@@ -425,9 +428,9 @@ export class AcpService {
     this.changed.fire(record);
   }
 
-  private entry(record: AcpConversation, type: AcpEntry['type'], data: unknown): void {
+  private entry(record: AcpConversation, type: AcpEntry['type'], data: unknown, options?: { durable?: boolean }): void {
     try {
-      this.entryAdded.fire(this.store.append(record, type, data));
+      this.entryAdded.fire(this.store.append(record, type, data, options));
     } catch (error) {
       // The event log closed under a late update (shutdown): the host goes on.
       this.onError(error);
