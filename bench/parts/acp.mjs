@@ -203,8 +203,32 @@ const typeInto = (selector, text) => `(() => {
 })()`;
 
 /** The page: a new conversation with the flood agent, the prompt sent by click, the flood watched in the DOM. */
+/**
+ * Notes when the first flood chunk of conversation `window.__watchConversation` reaches the page's WebSocket (epoch
+ * ms; when its message event runs, so a busy main thread delays it too): what splits prompt → first chunk into the
+ * host's part and the page's. Two substring tests per message (the host batches a turn's items into one).
+ */
+const WATCH_FIRST_CHUNK = `(() => {
+  const Native = window.WebSocket;
+  window.__firstChunkAt = null;
+  window.__watchConversation = null;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const id = window.__watchConversation;
+        if (id && window.__firstChunkAt === null && typeof e.data === 'string' && e.data.includes('«0:') && e.data.includes(id)) window.__firstChunkAt = performance.timeOrigin + performance.now();
+      });
+    }
+  };
+})()`;
+
 async function pageFlood({ browser, host, workspace, log }) {
   const { page } = browser;
+  if (!pageFlood.watching) {
+    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: WATCH_FIRST_CHUNK });
+    pageFlood.watching = true;
+  }
   // A session of its own, so the page holds this flood's conversation alone (not the earlier rounds').
   const rpc = await HostRpc.connect(host.port, host.token);
   const { id: sessionId } = await rpc.call('session.create', { workspace, name: `acp bench page ${Date.now()}` });
@@ -235,6 +259,7 @@ async function pageFlood({ browser, host, workspace, log }) {
   await sleep(500);
   await page.evaluate(RECORD_FRAMES);
   await page.evaluate(recordShown(conversationId));
+  await page.evaluate(`window.__watchConversation = ${JSON.stringify(conversationId)}`);
   if (PAGE_PROF) {
     await page.send('Profiler.enable');
     await page.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -268,6 +293,7 @@ async function pageFlood({ browser, host, workspace, log }) {
   const figures = floodFigures(shownArrivals(written, changes), promptAt, CHUNKS);
   // Where prompt → first chunk went: the click to the host storing the prompt, the agent writing its first chunk, the chunk shown.
   figures.promptStoredMs = promptStoredAt - promptAt;
+  figures.firstChunkAtPageMs = (await page.evaluate('window.__firstChunkAt')) - promptAt;
   const origin = await page.evaluate('performance.timeOrigin');
   const firstIn = changes[0][0];
   const lastIn = changes.at(-1)[0];
@@ -367,7 +393,7 @@ export async function measureAcp({ root, prodRoot, compareRoot = process.env.BEN
           const f = await pageFlood({ browser, host: h.host, workspace, log });
           h.paged.push(f);
           log(
-            `  ${describe(`page DOM${label}`, f)} (the host stored the prompt ${fmt(f.promptStoredMs, ' ms', 0)} after the click); ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ` +
+            `  ${describe(`page DOM${label}`, f)} (after the click: the host stored the prompt at ${fmt(f.promptStoredMs, ' ms', 0)}, the first chunk reached the page's socket at ${fmt(f.firstChunkAtPageMs, ' ms', 0)}); ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ` +
               `${f.domUpdates} DOM updates; CPU ms host ${f.cpuMs.host}, renderer ${f.cpuMs.renderer}, browser ${f.cpuMs.browser}`,
           );
         }
