@@ -63,6 +63,9 @@ export interface RpcServerOptions {
 
 let nextConnectionId = 1;
 
+/** How much JSON a batched `items` frame gathers before it goes out without waiting for the flush. */
+const MAX_BATCH_CHARS = 256 * 1024;
+
 /** An item queued in a credit window that is already UTF-8 (StreamSink.pushText). */
 class RawText {
   constructor(readonly utf8: Utf8Text) {}
@@ -78,8 +81,8 @@ export class RpcServer<C extends ContractMap> implements Disposable {
   private readonly subscriptions = new Map<number, { window: CreditWindow<unknown>; owner: DisposableStore }>();
   private readonly maxFrameChars: number;
   readonly context: ConnectionContext;
-  /** JSON items of one subscription waiting for the batch's flush (options.batch), in the order pushed. */
-  private batched: { id: number; items: unknown[] } | null = null;
+  /** JSON items of one subscription waiting for the batch's flush (options.batch), as JSON, in the order pushed. */
+  private batched: { id: number; items: string[]; chars: number } | null = null;
   private flushScheduled = false;
 
   constructor(
@@ -114,7 +117,12 @@ export class RpcServer<C extends ContractMap> implements Disposable {
       return;
     }
     if (this.batched && this.batched.id !== id) this.flushItems();
-    (this.batched ??= { id, items: [] }).items.push(item);
+    const json = JSON.stringify(item) ?? 'null';
+    const batched = (this.batched ??= { id, items: [], chars: 0 });
+    batched.items.push(json);
+    batched.chars += json.length;
+    // A long synchronous burst (a stored conversation replayed at subscribe) goes out in frames of bounded size.
+    if (batched.chars >= MAX_BATCH_CHARS) this.flushItems();
     if (this.flushScheduled) return;
     this.flushScheduled = true;
     batch(() => {
@@ -129,7 +137,7 @@ export class RpcServer<C extends ContractMap> implements Disposable {
     this.batched = null;
     if (this.store.isDisposed) return;
     const { id, items } = batched;
-    this.transport.send(JSON.stringify(items.length === 1 ? { t: 'item', id, item: items[0] } : { t: 'items', id, items }));
+    this.transport.send(items.length === 1 ? `{"t":"item","id":${id},"item":${items[0]}}` : `{"t":"items","id":${id},"items":[${items.join(',')}]}`);
   }
 
   private fail(id: number | null, error: RpcError): void {
