@@ -105,6 +105,8 @@ function subscribeUpdates(host, conversationId) {
         for (const entry of frame.t === 'item' ? [frame.item] : frame.items) {
           sub.items++;
           if (entry.type === 'prompt') sub.promptStoredAt = entry.ts;
+          // The record's 'prompting' status is appended durably: its ts is once the event log's writer committed it.
+          if (entry.type === 'status' && entry.data?.status === 'prompting') sub.promptingCommittedAt = entry.ts;
           if (entry.type !== 'update' || entry.data?.sessionUpdate !== 'agent_message_chunk') continue;
           const marker = parseChunkMarker(entry.data.content?.text ?? '');
           if (marker) sub.arrivals.push([marker.seq, marker.at, at]);
@@ -148,7 +150,7 @@ async function replayChunks(host, conversationId) {
   const sub = await subscribeUpdates(host, conversationId);
   await waitUntil(() => sub.arrivals.length >= CHUNKS, `the replay of ${CHUNKS} chunks`, 60_000);
   sub.close();
-  return { written: sub.arrivals.map(([seq, at]) => [seq, at]), promptStoredAt: sub.promptStoredAt };
+  return { written: sub.arrivals.map(([seq, at]) => [seq, at]), promptStoredAt: sub.promptStoredAt, promptingCommittedAt: sub.promptingCommittedAt };
 }
 
 const RECORD_FRAMES = `(() => {
@@ -289,10 +291,11 @@ async function pageFlood({ browser, host, workspace, log }) {
     log(profile.top.filter(([w]) => !w.startsWith('(idle')).map(([w, ms]) => `    ${fmt(ms, ' ms', 0).padStart(8)}  ${w}`).join('\n'));
   }
   await page.waitFor(`${card}?.dataset.status === 'ready'`, 'the turn ended', 30_000, 100);
-  const { written, promptStoredAt } = await replayChunks(host, conversationId);
+  const { written, promptStoredAt, promptingCommittedAt } = await replayChunks(host, conversationId);
   const figures = floodFigures(shownArrivals(written, changes), promptAt, CHUNKS);
   // Where prompt → first chunk went: the click to the host storing the prompt, the agent writing its first chunk, the chunk shown.
   figures.promptStoredMs = promptStoredAt - promptAt;
+  figures.promptCommittedMs = promptingCommittedAt - promptAt;
   figures.firstChunkAtPageMs = (await page.evaluate('window.__firstChunkAt')) - promptAt;
   const origin = await page.evaluate('performance.timeOrigin');
   const firstIn = changes[0][0];
@@ -393,7 +396,7 @@ export async function measureAcp({ root, prodRoot, compareRoot = process.env.BEN
           const f = await pageFlood({ browser, host: h.host, workspace, log });
           h.paged.push(f);
           log(
-            `  ${describe(`page DOM${label}`, f)} (after the click: the host stored the prompt at ${fmt(f.promptStoredMs, ' ms', 0)}, the first chunk reached the page's socket at ${fmt(f.firstChunkAtPageMs, ' ms', 0)}); ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ` +
+            `  ${describe(`page DOM${label}`, f)} (after the click: the host stored the prompt at ${fmt(f.promptStoredMs, ' ms', 0)} and committed it at ${fmt(f.promptCommittedMs, ' ms', 0)}, the first chunk reached the page's socket at ${fmt(f.firstChunkAtPageMs, ' ms', 0)}); ${fmt(f.frames.fps)} fps (p95 frame ${fmt(f.frames.p95Ms, ' ms')}), ` +
               `${f.domUpdates} DOM updates; CPU ms host ${f.cpuMs.host}, renderer ${f.cpuMs.renderer}, browser ${f.cpuMs.browser}`,
           );
         }
