@@ -464,7 +464,7 @@ const verdict = (ok) => (ok === undefined ? '' : ok ? 'met' : 'NOT MET');
 export function printAcp(r, log) {
   const g = ACP_GOALS;
   const { bare: b, host: h, page: p } = r;
-  log(`\n0e. ACP conversation flood (production build, real host, agent ${r.sandboxed ? 'in the native sandbox' : 'plain'}; ${r.chunks} chunks at ${r.rate}/s, medians of ${b?.runs ?? 0} rounds; reference: a bare SDK client reading the same agent)`);
+  log(`\n0e. ACP conversation flood (production build, real host, agent ${r.sandboxed ? 'in the native sandbox' : 'plain'}; ${r.chunks} chunks at ${r.rate}/s, medians of ${(b ?? h ?? p)?.runs ?? 0} rounds; reference: a bare SDK client reading the same agent)`);
   const rows = [];
   if (b) rows.push(['bare client: chunks/s received / prompt → first chunk', `${fmt(b.arrivedPerSec, '/s', 0)} / ${fmt(b.promptToFirstMs, ' ms')}`, `(agent wrote ${fmt(b.writtenPerSec, '/s', 0)}; latency p95 ${fmt(b.p95Ms, ' ms')})`, '', '']);
   if (h) {
