@@ -3,12 +3,15 @@
 // or stress (the stress tests at their full scale: `npm run test:stress`, run before a release).
 // Prints the ten slowest unit tests, then one closing line: "tests: N passed, N failed".
 //
+// The unit test files run as bundles (scripts/testBundles.mjs, built at the start of the phase), not through tsx.
+//
 // Environment: OMNI_TEST_CONCURRENCY (unit test files run at once; default 3), OMNI_STRESS=1 (stress tests at full
 // scale; see test/stressScale.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { buildTestBundles, bundleOf, findTestFiles, sourceOf, testBundleDir } from './testBundles.mjs';
 
 const root = process.cwd();
 const only = process.argv[2];
@@ -50,8 +53,14 @@ function run(cmd, args, env = {}, { quiet = false } = {}) {
   });
 }
 
-/** Runs node:test over `files`; counts what passed, failed and was skipped; prints the slowest tests. */
+/**
+ * Runs node:test over the test files `files` (their bundles); counts what passed, failed and was skipped; prints the
+ * slowest tests.
+ */
 async function nodeTests(files, env) {
+  const started = Date.now();
+  await buildTestBundles(root, files);
+  console.log(`--- ${files.length} test files bundled into ${testBundleDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   // An empty home of their own, as the e2e fixture gives its hosts: the shells the tests start read no startup
   // files of the machine's user (a ~/.bashrc running `pyenv init` made later bash processes hang on pyenv's lock).
   const home = mkdtempSync(join(tmpdir(), 'omni-test-home-'));
@@ -59,15 +68,14 @@ async function nodeTests(files, env) {
   const result = await run(
     process.execPath,
     [
-      '--import',
-      'tsx',
+      '--enable-source-maps',
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=tap',
       '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/testDurations.mjs',
       `--test-reporter-destination=${durations}`,
-      ...files,
+      ...files.map(bundleOf),
     ],
     { OMNI_TEST: '1', HOME: home, ...env },
   );
@@ -90,13 +98,15 @@ function printSlowest(file) {
   if (slowest.length === 0) return;
   console.log('\n=== the ten slowest tests');
   for (const test of slowest) {
-    const where = test.file ? relative(root, test.file) : '?';
+    // node:test names the file through the bundle's source map (the .ts), or the bundle itself.
+    const file = test.file ? relative(root, test.file.startsWith('file:') ? new URL(test.file).pathname : test.file) : '?';
+    const where = file.endsWith('.cjs') ? sourceOf(file) : file;
     console.log(`${(test.ms / 1000).toFixed(1).padStart(7)} s  ${where}: ${test.name.length > 100 ? `${test.name.slice(0, 99)}…` : test.name}`);
   }
 }
 
 /** The test files that scale with OMNI_STRESS (they call stressScale). */
-const stressFiles = () => findFiles(join(root, 'test'), '.test.ts').filter((file) => readFileSync(file, 'utf8').includes('stressScale('));
+const stressFiles = () => findTestFiles(root).filter((file) => readFileSync(file, 'utf8').includes('stressScale('));
 
 const steps = {
   typecheck: (quiet) => run(process.execPath, ['scripts/typecheck.mjs'], {}, { quiet }),
@@ -123,7 +133,7 @@ const steps = {
     // The ACP tests drive the real ACP adapters (claude-agent-acp, codex-acp): installed on demand into .cache/acp-agents.
     const acpAgents = await run(process.execPath, ['scripts/install-acp-agents.mjs']);
     if (acpAgents.code !== 0) console.log('test: the ACP adapters could not be installed; their tests are skipped and reported as such');
-    return nodeTests(findFiles(join(root, 'test'), '.test.ts').sort(), {});
+    return nodeTests(findTestFiles(root).sort(), {});
   },
   stress: () => nodeTests(stressFiles().sort(), { OMNI_STRESS: '1' }),
   async e2e() {

@@ -10,12 +10,13 @@ import { loadOrCreateSigningKey, signingKeyAccount } from '../../src-main/node/l
 import { openDatabase } from '../../src-main/node/store/database';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 
 function omni(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout + result.stderr };
 }
 

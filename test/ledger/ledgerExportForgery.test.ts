@@ -14,15 +14,16 @@ import { decideSigning } from '../../src-main/node/ledger/signingGate';
 import { openDatabase } from '../../src-main/node/store/database';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 const SIGNED = 120;
 /** Entries appended after the newest checkpoint: the host is still running when the export is made. */
 const UNSIGNED_TAIL = 7;
 
 function omni(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout + result.stderr };
 }
 

@@ -18,17 +18,18 @@ import type { Keychain } from '../../src-main/node/vault/keychain';
 import { Secret } from '../../src-main/node/vault/secret';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { tempDir } from '../helpers';
+import { omniCli } from '../omniCli';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { forge, headOf, rewriteAndRechain } from './forgeLedger';
 
-const cli = join(__dirname, '../../src-main/cli/omni.ts');
+const cli = omniCli();
 /** Entries written before signing starts: the first checkpoint then lands at this seq, not at 1. */
 const BEFORE_SIGNING = 30;
 const ENTRIES = 277;
 const EVERY = 100;
 
 function omni(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
   return { code: result.status, out: result.stdout + result.stderr };
 }
 

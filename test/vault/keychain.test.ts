@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import * as keytar from 'keytar';
 import { KEYCHAIN_SERVICE, type Keychain } from '../../src-main/node/vault/keychain';
@@ -66,7 +67,7 @@ if (needsPrivateKeyring) {
     // never travels through argv, the environment or output.
     const script = `
       const { createHash } = require('node:crypto');
-      const { openKeychain } = require(${JSON.stringify(require.resolve('../../src-main/node/vault/keytarKeychain'))});
+      const { openKeychain } = require(${JSON.stringify(join(__dirname, '../../src-main/node/vault/keytarKeychain.ts'))});
       openKeychain()
         .then((keychain) => keychain.get(process.env.OMNI_TEST_ACCOUNT))
         .then((secret) => {

@@ -24,8 +24,8 @@ interface ProbeResult {
 /** Runs openKeychain() in a fresh Node process with exactly `env` (plus PATH) and reports how it ended. */
 function openKeychainInChild(env: Record<string, string>, probeTimeoutMs?: number): Promise<ProbeResult> {
   const script = `
-    const { openKeychain } = require(${JSON.stringify(require.resolve('../../src-main/node/vault/keytarKeychain'))});
-    const { KeychainUnavailableError } = require(${JSON.stringify(require.resolve('../../src-main/node/vault/keychain'))});
+    const { openKeychain } = require(${JSON.stringify(join(__dirname, '../../src-main/node/vault/keytarKeychain.ts'))});
+    const { KeychainUnavailableError } = require(${JSON.stringify(join(__dirname, '../../src-main/node/vault/keychain.ts'))});
     const started = Date.now();
     // A keytar call that timed out still blocks a libuv worker thread, and Node's exit joins those threads, so
     // process.exit() would hang: report (stdout to a pipe is synchronous on Linux), then end the hard way.
@@ -109,7 +109,7 @@ test(
       gnome-keyring-daemon -r -d --components=secrets >/dev/null 2>&1
       exec "$0" --import tsx -e "$1"`;
     const probe = `
-      const { openKeychain } = require(${JSON.stringify(require.resolve('../../src-main/node/vault/keytarKeychain'))});
+      const { openKeychain } = require(${JSON.stringify(join(__dirname, '../../src-main/node/vault/keytarKeychain.ts'))});
       openKeychain().then(
         () => { process.stdout.write(JSON.stringify({ opened: true })); process.exit(0); },
         (error) => { process.stdout.write(JSON.stringify({ opened: false, failure: error.failure, message: error.message })); process.exit(0); });`;
