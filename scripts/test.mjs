@@ -108,11 +108,31 @@ function printSlowest(file) {
 /** The test files that scale with OMNI_STRESS (they call stressScale). */
 const stressFiles = () => findTestFiles(root).filter((file) => readFileSync(file, 'utf8').includes('stressScale('));
 
+/**
+ * The real programs some unit tests drive, installed on demand, once (test-only, kept out of the project's
+ * dependencies): the Claude Code and Codex CLIs into .cache/harness-clis (~770 MB), the ACP adapters
+ * (claude-agent-acp, codex-acp) into .cache/acp-agents. Started with the checks when the unit phase follows them: the
+ * installs wait on the network, the checks on the CPU. Their tests say so, and are reported as skipped, if it failed.
+ */
+let installs;
+function installTestCommands() {
+  installs ??= (async () => {
+    const [clis, acpAgents] = await Promise.all([
+      run(process.execPath, ['scripts/install-harness-clis.mjs'], {}, { quiet: true }),
+      run(process.execPath, ['scripts/install-acp-agents.mjs'], {}, { quiet: true }),
+    ]);
+    if (clis.code !== 0) console.log('test: the real harness CLIs could not be installed; their tests are skipped and reported as such');
+    if (acpAgents.code !== 0) console.log('test: the ACP adapters could not be installed; their tests are skipped and reported as such');
+  })();
+  return installs;
+}
+
 const steps = {
   typecheck: (quiet) => run(process.execPath, ['scripts/typecheck.mjs'], {}, { quiet }),
   lint: (quiet) => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], {}, { quiet }),
   build: (quiet) => run(process.execPath, ['scripts/build.mjs'], {}, { quiet }),
   async checks() {
+    if (phases.includes('unit')) void installTestCommands();
     // Independent of each other: side by side, each one's output printed whole when it ends.
     const names = ['typecheck', 'lint', 'build'];
     const results = await Promise.all(names.map(async (name) => {
@@ -126,14 +146,12 @@ const steps = {
     return { code: bad === 0 ? 0 : 1, out: '' };
   },
   async unit() {
-    // The harness tests drive the real Claude Code and Codex CLIs: installed on demand into .cache/harness-clis
-    // (test-only, ~770 MB, kept out of the project's dependencies), once; their tests say so if this failed.
-    const clis = await run(process.execPath, ['scripts/install-harness-clis.mjs']);
-    if (clis.code !== 0) console.log('test: the real harness CLIs could not be installed; their tests are skipped and reported as such');
-    // The ACP tests drive the real ACP adapters (claude-agent-acp, codex-acp): installed on demand into .cache/acp-agents.
-    const acpAgents = await run(process.execPath, ['scripts/install-acp-agents.mjs']);
-    if (acpAgents.code !== 0) console.log('test: the ACP adapters could not be installed; their tests are skipped and reported as such');
-    return nodeTests(findTestFiles(root).sort(), {});
+    await installTestCommands();
+    // The files known to be long (stress tests, files re-run in a private keyring) start first, so the run does not
+    // end on one of them with the other lanes idle.
+    const long = (file) => /stressScale\(|rerunInPrivateKeyring\(/.test(readFileSync(file, 'utf8'));
+    const files = findTestFiles(root).sort();
+    return nodeTests([...files.filter(long), ...files.filter((file) => !long(file))], {});
   },
   stress: () => nodeTests(stressFiles().sort(), { OMNI_STRESS: '1' }),
   async e2e() {
