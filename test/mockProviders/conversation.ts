@@ -1,4 +1,4 @@
-// The conversation a request carries, read the same way for all three APIs: a list of {role, text} turns. Tests use
+// The conversation a request carries, read the same way for every API: a list of {role, text} turns. Tests use
 // it to check that a resumed CLI sent the earlier prompt and answer; scripts use lastUserText to pick a reply.
 import type { RecordedRequest } from './requestRecorder';
 
@@ -76,19 +76,48 @@ function chatTurns(body: Json): ConversationTurn[] {
   return turns;
 }
 
+/** Gemini's parts: {text}, {functionCall: {name, args}}, {functionResponse: {name, response}}. */
+function geminiParts(parts: unknown): string[] {
+  if (!Array.isArray(parts)) return [];
+  return parts
+    .flatMap((part): string[] => {
+      if (!isObject(part)) return [];
+      if (typeof part.text === 'string') return [part.text];
+      if (isObject(part.functionCall)) return [`tool_call ${String(part.functionCall.name)} ${JSON.stringify(part.functionCall.args)}`];
+      if (isObject(part.functionResponse)) return [JSON.stringify(part.functionResponse.response)];
+      return [];
+    })
+    .filter(Boolean);
+}
+
+function geminiTurns(body: Json): ConversationTurn[] {
+  const turns: ConversationTurn[] = [];
+  if (isObject(body.systemInstruction)) turns.push(turn('system', geminiParts(body.systemInstruction.parts)));
+  for (const content of Array.isArray(body.contents) ? body.contents : []) {
+    if (!isObject(content)) continue;
+    const parts = Array.isArray(content.parts) ? content.parts : [];
+    const responsesOnly = parts.length > 0 && parts.every((p) => isObject(p) && isObject(p.functionResponse));
+    // Gemini's roles are user and model; a user turn of function responses only is the tools' answer.
+    turns.push(turn(responsesOnly ? 'tool' : content.role === 'model' ? 'assistant' : String(content.role ?? 'user'), geminiParts(parts)));
+  }
+  return turns;
+}
+
 /** The request's conversation, oldest first (for the Responses API including the previous_response_id chain). */
 export function conversationOf(request: RecordedRequest): ConversationTurn[] {
   if (!isObject(request.body)) return [];
   if (request.api === 'anthropic') return anthropicTurns(request.body);
   if (request.api === 'openai') return responsesTurns(request.body, request.priorItems);
+  if (request.api === 'gemini') return geminiTurns(request.body);
   return chatTurns(request.body);
 }
 
-const CONTEXT_BLOCK = /^\s*(<(system-reminder|environment_context|user_instructions|INSTRUCTIONS)|# AGENTS\.md instructions)/;
+const CONTEXT_BLOCK = /^\s*(<(system-reminder|environment_context|user_instructions|INSTRUCTIONS|session_context)|# AGENTS\.md instructions)/;
 
 /**
  * The user's last words: the last user turn's text, leaving out the context blocks CLIs add as user text
- * (Claude Code's <system-reminder>, Codex's <environment_context> and AGENTS.md instructions).
+ * (Claude Code's <system-reminder>, Codex's <environment_context> and AGENTS.md instructions, Gemini CLI's
+ * <session_context>).
  */
 export function lastUserText(request: RecordedRequest): string | undefined {
   const users = conversationOf(request).filter((turn) => turn.role === 'user');

@@ -4,12 +4,14 @@
 //   const mock = await startMockProvider('anthropic', { script: (request) => ({ text: 'hi' }) });
 //   ANTHROPIC_BASE_URL = mock.baseUrl            // anthropic: the origin (the client adds /v1/messages)
 //   OPENAI_BASE_URL    = mock.baseUrl            // openai / chat: origin + "/v1"
+//   GOOGLE_GEMINI_BASE_URL = mock.baseUrl        // gemini: the origin (the SDK adds /v1beta/models/…)
 //   mock.requests / mock.unhandled() / conversationOf(mock.requests[i]) / await mock.close()
 // From another process: GET {origin}/_mock/requests and friends (mockControl.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicNotFound, routeAnthropic } from './anthropicMessages';
 import { chatNotFound, routeChat } from './chatCompletions';
+import { geminiNotFound, isGeminiTurn, routeGemini } from './geminiGenerate';
 import { CONTROL_PREFIX, handleControl } from './mockControl';
 import { echoScript, type MockScript } from './mockScript';
 import { openaiNotFound, ResponseStore, routeResponses } from './openaiResponses';
@@ -24,7 +26,7 @@ export interface MockProvider {
   readonly requests: RecordedRequest[];
   /** Requests to paths the mock does not serve (answered 404). */
   unhandled(): RecordedRequest[];
-  /** Requests to the API's main endpoint (/v1/messages, /v1/responses, /v1/chat/completions). */
+  /** Requests to the API's main endpoint (/v1/messages, /v1/responses, /v1/chat/completions; Gemini's generateContent and streamGenerateContent). */
   turns(): RecordedRequest[];
   /** Replaces the script for later requests. */
   setScript(script: MockScript): void;
@@ -33,7 +35,13 @@ export interface MockProvider {
   close(): Promise<void>;
 }
 
-const MAIN_PATH: Record<MockApi, string> = { anthropic: '/v1/messages', openai: '/v1/responses', chat: '/v1/chat/completions' };
+const MAIN_PATH: Record<Exclude<MockApi, 'gemini'>, string> = { anthropic: '/v1/messages', openai: '/v1/responses', chat: '/v1/chat/completions' };
+
+function isTurn(api: MockApi, request: RecordedRequest): boolean {
+  // Gemini names the model in the path (/v1beta/models/MODEL:generateContent), so its turns are matched by shape.
+  if (api === 'gemini') return isGeminiTurn(request);
+  return request.method === 'POST' && request.path === MAIN_PATH[api];
+}
 
 export async function startMockProvider(api: MockApi, options: { script?: MockScript } = {}): Promise<MockProvider> {
   let script = options.script ?? echoScript;
@@ -55,11 +63,14 @@ export async function startMockProvider(api: MockApi, options: { script?: MockSc
             ? await routeAnthropic(request, res, script, nextId)
             : api === 'openai'
               ? await routeResponses(request, res, script, nextId, store)
-              : await routeChat(request, res, script, nextId);
+              : api === 'gemini'
+                ? await routeGemini(request, res, script, nextId)
+                : await routeChat(request, res, script, nextId);
         if (!handled) {
           request.handled = false;
           if (api === 'anthropic') anthropicNotFound(res, request);
           else if (api === 'openai') openaiNotFound(res, request);
+          else if (api === 'gemini') geminiNotFound(res, request);
           else chatNotFound(res, request);
         }
       } catch (error) {
@@ -75,10 +86,10 @@ export async function startMockProvider(api: MockApi, options: { script?: MockSc
   return {
     api,
     origin,
-    baseUrl: api === 'anthropic' ? origin : `${origin}/v1`,
+    baseUrl: api === 'anthropic' || api === 'gemini' ? origin : `${origin}/v1`,
     requests: recorder.requests,
     unhandled: () => recorder.unhandled(),
-    turns: () => recorder.requests.filter((request) => request.method === 'POST' && request.path === MAIN_PATH[api]),
+    turns: () => recorder.requests.filter((request) => isTurn(api, request)),
     setScript: (next) => (script = next),
     onRequest: (listener) => recorder.onRequest(listener),
     close: () =>

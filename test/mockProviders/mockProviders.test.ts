@@ -152,6 +152,41 @@ test('Chat Completions mock streams data chunks, tool call deltas, a usage chunk
   assert.ok(noUsage.slice(0, -1).every((e) => (e.data as Json).usage === undefined));
 });
 
+test('Gemini mock streams text and a function call as GenerateContentResponse events, answers JSON and counts tokens, with the key from x-goog-api-key', async (t) => {
+  const mock = await startMockProvider('gemini', {
+    script: (request) => ({ text: `sure: ${lastUserText(request)}`, toolCalls: [{ name: 'run_shell_command', input: { command: 'ls' } }], usage: { inputTokens: 9, outputTokens: 3 } }),
+  });
+  t.after(() => mock.close());
+  const contents = [
+    { role: 'user', parts: [{ text: '<session_context>\nThis is the Gemini CLI.' }] },
+    { role: 'model', parts: [{ text: 'noted' }] },
+    { role: 'user', parts: [{ text: 'list files' }] },
+  ];
+  const events = await readSse(await post(`${mock.baseUrl}/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse`, { contents, systemInstruction: { parts: [{ text: 'be brief' }] } }, { 'x-goog-api-key': 'gemini-real-key' }));
+  assert.ok(events.every((e) => e.event === undefined), 'Gemini events are unnamed data lines');
+  const candidates = events.map((e) => ((e.data as Json).candidates as Json[])[0]);
+  const parts = candidates.flatMap((c) => (c.content as Json).parts as Json[]);
+  assert.equal(parts.map((p) => p.text ?? '').join(''), 'sure: list files', 'the <session_context> block is not the user text');
+  assert.deepEqual(parts.find((p) => p.functionCall)?.functionCall, { name: 'run_shell_command', args: { command: 'ls' } });
+  assert.deepEqual(candidates.map((c) => c.finishReason ?? null), [null, null, 'STOP'], 'only the last event finishes');
+  assert.deepEqual((events.at(-1)!.data as Json).usageMetadata, { promptTokenCount: 9, candidatesTokenCount: 3, totalTokenCount: 12 });
+  assert.equal(mock.requests[0].apiKey, 'gemini-real-key');
+  assert.deepEqual(conversationOf(mock.requests[0]).map((turn) => turn.role), ['system', 'user', 'assistant', 'user']);
+
+  mock.setScript(() => ({ text: 'plain' }));
+  const json = (await (await post(`${mock.baseUrl}/v1beta/models/gemini-2.5-flash:generateContent`, { contents })).json()) as { candidates: { content: { parts: Json[] }; finishReason: string }[]; modelVersion: string };
+  assert.deepEqual(json.candidates[0].content.parts, [{ text: 'plain' }]);
+  assert.equal(json.modelVersion, 'gemini-2.5-flash');
+  assert.equal(typeof ((await (await post(`${mock.baseUrl}/v1beta/models/gemini-2.5-pro:countTokens`, { contents })).json()) as Json).totalTokens, 'number');
+  assert.equal(mock.turns().length, 2, 'countTokens is not a turn');
+  mock.setScript(() => ({ error: { status: 429, message: 'quota' } }));
+  const limited = await post(`${mock.baseUrl}/v1beta/models/gemini-2.5-pro:generateContent`, { contents });
+  assert.equal(limited.status, 429);
+  assert.deepEqual(await limited.json(), { error: { code: 429, message: 'quota', status: 'RESOURCE_EXHAUSTED' } });
+  assert.equal((await post(`${mock.baseUrl}/v1beta/models/gemini-2.5-pro:embedContent`, {})).status, 404);
+  assert.deepEqual(mock.unhandled().map((r) => r.path), ['/v1beta/models/gemini-2.5-pro:embedContent']);
+});
+
 test('eventDelayMs trickles a stream so a client can abort mid-answer, and the mock records that the client went away', async (t) => {
   const mock = await startMockProvider('openai', { script: () => ({ text: 'a long answer', eventDelayMs: 200 }) });
   t.after(() => mock.close());

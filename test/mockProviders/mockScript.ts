@@ -1,11 +1,12 @@
 // What a mock provider answers: a script turns each recorded request into a reply (text and/or tool calls, token
-// usage, or an API error). The same reply shape is rendered by all three API dialects.
+// usage, or an API error). The same reply shape is rendered by every API dialect (Anthropic, OpenAI Responses, Chat
+// Completions, Gemini).
 import type { RecordedRequest } from './requestRecorder';
 import { lastUserText } from './conversation';
 
 export interface MockToolCall {
   name: string;
-  /** The tool's JSON input (Anthropic `input`, OpenAI `arguments` serialized). */
+  /** The tool's JSON input (Anthropic `input`, OpenAI `arguments` serialized, Gemini `args`). */
   input: Record<string, unknown>;
   /** Call id; generated (toolu_… / call_…) when absent. */
   id?: string;

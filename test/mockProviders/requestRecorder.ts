@@ -1,8 +1,8 @@
 // Every request a mock provider receives, kept so tests can assert what reached it: the path, the headers, the API
-// key as received (x-api-key or the Bearer token) and the parsed JSON body.
+// key as received (x-api-key, x-goog-api-key or the Bearer token) and the parsed JSON body.
 import type { IncomingMessage } from 'node:http';
 
-export type MockApi = 'anthropic' | 'openai' | 'chat';
+export type MockApi = 'anthropic' | 'openai' | 'chat' | 'gemini';
 
 export interface RecordedRequest {
   /** Which mock received it. */
@@ -14,7 +14,7 @@ export interface RecordedRequest {
   path: string;
   /** Lowercased header names; repeated headers joined with ", ". */
   headers: Record<string, string>;
-  /** x-api-key, else the Authorization Bearer token, else null. */
+  /** x-api-key, else x-goog-api-key (Gemini), else the Authorization Bearer token, else null. */
   apiKey: string | null;
   rawBody: string;
   /** The JSON body, or undefined when the body was empty or not JSON. */
@@ -54,7 +54,7 @@ export class RequestRecorder {
       url,
       path: url.split('?')[0],
       headers,
-      apiKey: headers['x-api-key'] ?? bearer,
+      apiKey: headers['x-api-key'] ?? headers['x-goog-api-key'] ?? bearer,
       rawBody,
       body,
       priorItems: [],
