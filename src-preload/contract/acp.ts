@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, liveList, stream } from './define';
+import { call, liveList, stream, withCheck } from './define';
 import { SessionId } from './sessions';
 
 /**
@@ -8,7 +8,8 @@ import { SessionId } from './sessions';
  * prompts goes into the session's event log, so the conversation shows after a restart without asking the agent;
  * Resume continues it through session/load with the stored ACP session id (the continuation key).
  */
-export const AcpConversationId = z.string().regex(/^acp_[A-Za-z0-9_-]{8,64}$/, 'expected an ACP conversation id like "acp_…"');
+const CONVERSATION_ID = /^acp_[A-Za-z0-9_-]{8,64}$/;
+export const AcpConversationId = z.string().regex(CONVERSATION_ID, 'expected an ACP conversation id like "acp_…"');
 export const AcpAgentId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'expected an agent id like "claude"');
 
 export const AcpAgent = z.object({
@@ -67,6 +68,25 @@ export const AcpEntry = z.object({
 });
 export type AcpEntry = z.infer<typeof AcpEntry>;
 
+const ENTRY_TYPES: ReadonlySet<unknown> = new Set(AcpEntry.shape.type.options);
+
+/**
+ * AcpEntry checked by hand: an agent's flood is thousands of entries a second, and the schema is the larger part of
+ * what the page spends on each. Exactly what the schema accepts (test/rpc/streamCheck.test.ts holds them together).
+ */
+export function isAcpEntry(value: unknown): value is AcpEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    Number.isSafeInteger(entry.seq) &&
+    Number.isSafeInteger(entry.ts) &&
+    typeof entry.conversationId === 'string' &&
+    CONVERSATION_ID.test(entry.conversationId) &&
+    ENTRY_TYPES.has(entry.type) &&
+    'data' in entry
+  );
+}
+
 export const AcpInstallProgress = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('started'), package: z.string(), version: z.string(), folder: z.string() }),
   z.object({ kind: z.literal('output'), line: z.string() }),
@@ -95,5 +115,5 @@ export const acpContract = {
   'acp.stop': call(z.object({ conversationId: AcpConversationId }).strict(), AcpConversation),
   'acp.watch': liveList(z.object({ sessionId: SessionId }), AcpConversation, (conversation) => conversation.id),
   /** The conversation's stored entries after `sinceSeq`, then live ones. */
-  'acp.updates': stream(z.object({ conversationId: AcpConversationId, sinceSeq: z.number().int().min(0).optional() }), AcpEntry),
+  'acp.updates': withCheck(stream(z.object({ conversationId: AcpConversationId, sinceSeq: z.number().int().min(0).optional() }), AcpEntry), isAcpEntry),
 };

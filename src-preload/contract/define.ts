@@ -18,6 +18,12 @@ export interface StreamDef<Key extends z.ZodType = z.ZodType, Item extends z.Zod
   readonly weight: (item: z.output<Item>) => number;
   /** Set for streams whose items are mostly text: such items travel as raw UTF-8 (see rpc/binaryFrame.ts). */
   readonly text?: TextForm<z.output<Item>>;
+  /**
+   * For a stream whose items come by the thousand a second: a hand-written test that an item already is what `item`
+   * parses it to (unknown fields aside), so the receiver can skip the schema for it. It may refuse what the schema
+   * accepts (the schema then decides), never accept what the schema refuses. See `withCheck`.
+   */
+  readonly check?: (item: unknown) => boolean;
 }
 
 /**
@@ -40,6 +46,11 @@ export function stream<Key extends z.ZodType, Item extends z.ZodType>(
   text?: TextForm<z.output<Item>>,
 ): StreamDef<Key, Item> {
   return { kind: 'stream', key, item, weight, text };
+}
+
+/** `def` with a quick test of its items (StreamDef.check) in front of the schema. */
+export function withCheck<D extends StreamDef>(def: D, check: (item: unknown) => item is z.output<D['item']>): D {
+  return { ...def, check };
 }
 
 /**

@@ -86,7 +86,7 @@ export class RpcClient<C extends ContractMap> implements Disposable {
       credit,
       manualAck: options.manualAck ?? false,
       weight: def.weight as (item: unknown) => number,
-      parse: (item) => def.item.parse(item),
+      parse: def.check ? (item) => (def.check!(item) ? item : def.item.parse(item)) : (item) => def.item.parse(item),
       fromText: def.text?.fromText,
       handlers: handlers as StreamHandlers<unknown>,
       pendingAck: 0,
@@ -192,7 +192,16 @@ export class RpcClient<C extends ContractMap> implements Disposable {
   private deliver(id: number, rawItem: unknown): void {
     const open = this.streams.get(id);
     if (!open) return;
-    const item = open.parse(rawItem);
+    let item: unknown;
+    try {
+      item = open.parse(rawItem);
+    } catch {
+      // The host checks what it sends, so this is a bug there: the stream ends with an error its consumer shows.
+      this.streams.delete(id);
+      if (this.closedReason === undefined) this.transport.send(JSON.stringify({ t: 'unsub', id }));
+      open.handlers.onEnd?.(new RpcError('INTERNAL', `the host sent ${open.name} an item outside the contract`));
+      return;
+    }
     const weight = open.weight(item);
     open.unprocessed += weight;
     open.handlers.onItem(item);

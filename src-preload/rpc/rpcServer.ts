@@ -273,7 +273,7 @@ export class RpcServer<C extends ContractMap> implements Disposable {
     const sink: StreamSink<unknown> = {
       push: (item) => {
         if (closed) return;
-        const checked = def.item.safeParse(item);
+        const checked = def.check?.(item) ? ({ success: true, data: item } as const) : def.item.safeParse(item);
         if (!checked.success) {
           this.options.onInternalError?.(name, checked.error);
           end(new RpcError('INTERNAL', `stream ${name} produced an item outside its contract`));
