@@ -20,6 +20,9 @@ const FENCE = /^\s{0,3}(```|~~~)/;
 
 /** The stream with `text` appended; the old value is left as it was. */
 export function appendMarkdown(stream: MarkdownStream, text: string): MarkdownStream {
+  // The tail after `scanned` holds no line break, so only `text` can end a line. Most chunks end none: they are only
+  // joined on (searching the joined tail would flatten it, a copy of the whole open block per chunk).
+  if (!text.includes('\n')) return { blocks: stream.blocks, tail: stream.tail + text, fence: stream.fence, scanned: stream.scanned };
   let tail = stream.tail + text;
   let { fence, scanned } = stream;
   let blocks = stream.blocks;
