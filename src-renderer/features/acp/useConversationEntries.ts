@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { applyEntry, newConversationModel, type ConversationModel } from './conversationModel';
@@ -7,13 +8,19 @@ import { applyEntry, newConversationModel, type ConversationModel } from './conv
 const CREDIT = 4000;
 /** Where no animation frame comes (a page in the background), the card still takes entries at this pace. */
 const FALLBACK_MS = 250;
+/** A new item is drawn at once unless the card drew less than this long ago (then it waits for the frame). */
+const MIN_GAP_MS = 4;
 
 /**
  * A conversation's entries (acp.updates) folded into its model as they come, redrawn at most once per animation
- * frame: an agent may stream thousands of chunks a second, and folding one is cheap while drawing one is not.
- * Credit goes back once per drawn frame, not per entry: one small frame to the host instead of thousands a second,
- * and a flood is held back by what the page manages to draw. After a reconnection, or a stream the host cut off
- * for falling behind, it asks only for the entries after the last one it has.
+ * frame: an agent may stream thousands of chunks a second, and folding one is cheap while drawing one is not. The
+ * frame's draw commits in the animation frame itself (flushSync), so it is painted in that frame, not the next.
+ * An entry that starts a new item (the prompt, a reply's first chunk, a tool call) is drawn as soon as its message
+ * is folded: the first chunk is what the user waits for, and the next frame may be a while away on a busy page;
+ * what only grows an item waits for the frame. Credit goes back at each draw and every quarter window folded, not per
+ * entry: a few small frames to the host instead of thousands a second, and the host is held back only when the
+ * page cannot even fold what comes. After a reconnection, or a stream the host cut off for falling behind, it asks
+ * only for the entries after the last one it has.
  */
 export function useConversationEntries(conversationId: string): { model: ConversationModel; error: string | null } {
   const client = useConnection((s) => s.client);
@@ -26,6 +33,8 @@ export function useConversationEntries(conversationId: string): { model: Convers
     const folded = model.current!;
     let frame: number | null = null;
     let fallback: ReturnType<typeof setTimeout> | null = null;
+    let soon = false;
+    let drawnAt = -Infinity;
     let unacknowledged = 0;
     let subscription: { ack(weight: number): void; dispose(): void } | null = null;
     let disposed = false;
@@ -34,7 +43,13 @@ export function useConversationEntries(conversationId: string): { model: Convers
       if (fallback !== null) clearTimeout(fallback);
       frame = null;
       fallback = null;
-      setDrawn(folded.version);
+      soon = false;
+      if (disposed) return;
+      drawnAt = performance.now();
+      flushSync(() => setDrawn(folded.version));
+      acknowledge();
+    };
+    const acknowledge = (): void => {
       if (unacknowledged > 0) subscription?.ack(unacknowledged);
       unacknowledged = 0;
     };
@@ -45,8 +60,16 @@ export function useConversationEntries(conversationId: string): { model: Convers
         { conversationId, sinceSeq: folded.lastSeq },
         {
           onItem: (entry) => {
+            const items = folded.items.length;
             applyEntry(folded, entry);
-            unacknowledged++;
+            if (++unacknowledged >= CREDIT / 4) acknowledge();
+            if (soon) return;
+            if (folded.items.length !== items && performance.now() - drawnAt >= MIN_GAP_MS) {
+              // After the rest of this message's entries are folded, before anything else runs.
+              soon = true;
+              queueMicrotask(draw);
+              return;
+            }
             frame ??= requestAnimationFrame(draw);
             fallback ??= setTimeout(draw, FALLBACK_MS);
           },
