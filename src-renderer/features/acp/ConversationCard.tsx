@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { AcpConversation } from '../../../src-preload/contract';
 import { useFollowBottom } from '../../ui/useFollowBottom';
 import { ConversationControls } from './ConversationControls';
@@ -14,6 +15,18 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
   const { model, error } = useConversationEntries(conversation.id);
   // The model is folded in place: its version is what says new content came.
   const follow = useFollowBottom<HTMLDivElement>(model.version);
+  // The same elements while only the entries changed: a streaming reply redraws the card every frame, and React
+  // skips an element it is given again.
+  const header = useMemo(() => <ConversationHeader conversation={conversation} />, [conversation]);
+  const controls = useMemo(
+    () => (
+      <>
+        <ConversationControls conversation={conversation} />
+        <PromptBox conversation={conversation} commands={model.commands} />
+      </>
+    ),
+    [conversation, model.commands],
+  );
   return (
     <article
       className="card acp-conversation"
@@ -22,7 +35,7 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
       data-conversation-id={conversation.id}
       aria-label={`${conversation.agentName} conversation`}
     >
-      <ConversationHeader conversation={conversation} />
+      {header}
       {asking && (
         <p className="acp-waiting" role="status" data-testid="acp-waiting-consent">
           {conversation.agentName} is waiting for your answer on a consent card.
@@ -44,14 +57,14 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
             {conversation.agentName} is working…
           </small>
         )}
+        <div ref={follow.anchor} className="follow-anchor" aria-hidden="true" />
       </div>
       {error && (
         <p className="item-error" role="alert">
           The conversation cannot be followed: {error}
         </p>
       )}
-      <ConversationControls conversation={conversation} />
-      <PromptBox conversation={conversation} commands={model.commands} />
+      {controls}
     </article>
   );
 }
