@@ -17,7 +17,7 @@ import { AcpFileAccess } from './acpFileAccess';
 import { installAcpAgent } from './acpInstaller';
 import { decideAcpPermission } from './acpPermission';
 import type { AcpProcessLauncher } from './acpProcess';
-import { modelsOf, modesOf, stateChangeOf } from './acpSessionState';
+import { modelsOf, modesOf, notRunning, stateChangeOf } from './acpSessionState';
 import { AcpTerminals } from './acpTerminals';
 import type { WhenWatched } from './acpConsentAsk';
 
@@ -49,21 +49,19 @@ interface Live {
   /** Permission requests waiting for the user: aborted (answered `cancelled`) by a cancel. */
   pending: Set<AbortController>;
   turn: Promise<unknown> | null;
-  /** While session/load replays the history the event log already holds: not logged again. */
-  loading: boolean;
+  /**
+   * While session/load replays the history the event log already holds, it is not logged again: `load` until the
+   * agent answers session/load (every update dropped), `after` from then until the next prompt (the conversation's
+   * own kinds only). Gemini CLI 0.61.0 answers session/load first and replays most of the history after it.
+   */
+  replay: 'load' | 'after' | null;
 }
+
+/** What a history replay consists of: dropped after session/load answered, until the next prompt. */
+const REPLAYED_KINDS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
 
 /** The consent engine's agent id for an ACP agent. */
 export const acpActor = (agentId: string) => `acp:${agentId}`;
-
-/**
- * A stored record of a conversation no agent runs for: a host that ended without stopping it (a crash, a kill) left
- * its last status (ready, prompting) in the log, which would offer a prompt nobody can answer instead of Resume.
- */
-function notRunning(stored: AcpConversation): AcpConversation {
-  if (stored.status === 'stopped' || stored.status === 'failed') return stored;
-  return { ...stored, status: 'stopped', statusReason: 'the host ended while the agent ran' };
-}
 
 /**
  * ACP conversations: starts an agent process per conversation (through the launcher: plain or sandboxed), speaks
@@ -177,12 +175,14 @@ export class AcpService {
     this.save(record);
     const live = await this.launch(record, async (connection, l) => {
       if (!connection.canLoadSession) throw new AcpError('ACP_NOT_RESUMABLE', `the ${record.agentName} agent no longer supports session/load; start a new conversation`);
-      l.loading = true;
+      l.replay = 'load';
       try {
         const loaded = await connection.loadSession(key, record.workspace);
+        l.replay = 'after';
         return { ...loaded, sessionId: key };
-      } finally {
-        l.loading = false;
+      } catch (error) {
+        l.replay = null;
+        throw error;
       }
     });
     return live.record;
@@ -194,7 +194,8 @@ export class AcpService {
     this.options.ledger.append({ type: 'acp.prompt', actor, sessionId: live.record.sessionId, payload: { conversationId, chars: text.length } });
     // One wait for the event log's writer, not two: the status append right after is durable and commits the prompt
     // with it, before the agent sees the prompt. Each wait blocks the host's thread on the writer, which runs at a
-    // lower priority; under load one took tens of ms (docs/performance.md#acp-conversations).
+    // lower priority, and under load a wait is long (docs/performance.md#acp-conversations).
+    live.replay = null;
     this.entry(live.record, 'prompt', { text }, { durable: false });
     this.update(live, { status: 'prompting', statusReason: null });
     const turn = live.connection.prompt(live.acpSessionId, [{ type: 'text', text }]);
@@ -323,7 +324,7 @@ export class AcpService {
       terminals: new AcpTerminals(this.options.consent, this.options.exec, context, this.options.whenWatched),
       pending: new Set(),
       turn: null,
-      loading: false,
+      replay: null,
     };
     let connection: AcpConnection;
     try {
@@ -360,7 +361,7 @@ export class AcpService {
       onSessionUpdate: (notification: SessionNotification) => {
         const change = stateChangeOf(live.record, notification.update);
         if (change) this.update(live, change);
-        if (live.loading) return;
+        if (live.replay === 'load' || (live.replay === 'after' && REPLAYED_KINDS.has(notification.update.sessionUpdate))) return;
         this.entry(live.record, 'update', notification.update);
       },
       onNotice: (text: string) => {

@@ -41,3 +41,12 @@ export function stateChangeOf(record: AcpConversation, update: SessionNotificati
   }
   return null;
 }
+
+/**
+ * A stored record of a conversation no agent runs for: a host that ended without stopping it (a crash, a kill) left
+ * its last status (ready, prompting) in the log, which would offer a prompt nobody can answer instead of Resume.
+ */
+export function notRunning(stored: AcpConversation): AcpConversation {
+  if (stored.status === 'stopped' || stored.status === 'failed') return stored;
+  return { ...stored, status: 'stopped', statusReason: 'the host ended while the agent ran' };
+}
