@@ -37,6 +37,7 @@ test('an open tail is drawn as the markdown renderer draws it, plain or not', ()
   }
 });
 
-test('finished blocks come first, each drawn on its own, then the tail', () => {
-  assert.equal(message('# Title\n\nfirst paragraph\n\nopen tail'), wrap(markdown('# Title\n') + markdown('first paragraph\n') + markdown('open tail')));
+test('finished blocks come first, each drawn on its own (in a box that holds its place while skipped), then the tail', () => {
+  const block = (source: string): string => `<div class="acp-block">${markdown(source)}</div>`;
+  assert.equal(message('# Title\n\nfirst paragraph\n\nopen tail'), wrap(block('# Title\n') + block('first paragraph\n') + markdown('open tail')));
 });
