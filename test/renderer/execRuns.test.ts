@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Run, RunItem } from '../../src-preload/contract/exec';
 import { movedIndex } from '../../src-renderer/features/runs/listNavigation';
-import { actorLabel, commandLine, durationText, formatBytes, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
-import { viewOfRunItem } from '../../src-renderer/features/runs/runItemView';
+import { actorLabel, commandLine, durationText, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
+import { formatBytes } from '../../src-renderer/ui/formatBytes';
+import { viewOfRunItem } from '../../src-renderer/ui/runOutput/runItemView';
 import { sandboxSummary } from '../../src-renderer/features/runs/sandboxSummary';
 import { isAtLeastAsRecent, mergeRuns } from '../../src-renderer/features/runs/runList';
 

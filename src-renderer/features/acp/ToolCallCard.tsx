@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { summarizeDiff } from '../../ui/diff/diffLines';
 import { DiffView } from '../../ui/diff/DiffView';
 import { unifiedDiff } from '../../ui/diff/textDiff';
+import { RunOutputView } from '../../ui/runOutput/RunOutputView';
 import type { ToolCall, ToolCallContent, ToolCallLocation } from './conversationModel';
 
 function EditDiff({ path, oldText, newText }: { path: string; oldText: string | null; newText: string }) {
@@ -17,11 +18,13 @@ function Content({ item }: { item: ToolCallContent }) {
     case 'text':
       return <pre className="acp-tool-text">{item.text}</pre>;
     case 'terminal':
-      // The agent's commands run through the shell tool: their output is in the session's Runs panel.
+      // The agent's terminal is a run of the shell tool (its id is the run's): its output, live, as the Runs panel
+      // shows it, where the run also has Kill and its events.
       return (
-        <small className="muted" data-testid="acp-tool-terminal">
-          Terminal <code>{item.terminalId}</code>: its command and output are in the Runs panel.
-        </small>
+        <div data-testid="acp-tool-terminal">
+          <RunOutputView runId={item.terminalId} pty={false} label={`Output of the agent's command (run ${item.terminalId})`} />
+          <small className="muted">Run {item.terminalId} in the Runs panel.</small>
+        </div>
       );
     case 'other':
       return <small className="muted">{item.summary}</small>;

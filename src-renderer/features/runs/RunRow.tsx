@@ -2,7 +2,8 @@ import { useState, type KeyboardEvent, type Ref } from 'react';
 import type { Run } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { actorLabel, commandLine, durationText, formatBytes, isLive, wasRecovered } from './runFormat';
+import { formatBytes } from '../../ui/formatBytes';
+import { actorLabel, commandLine, durationText, isLive, wasRecovered } from './runFormat';
 import { killRun } from './runActions';
 import { RunStatusBadge } from './RunStatusBadge';
 

@@ -1,5 +1,5 @@
 import type { RunItem } from '../../../src-preload/contract';
-import { formatBytes } from './runFormat';
+import { formatBytes } from '../formatBytes';
 
 /** An event of a run, shown above its screen rather than inside the program's output. */
 export interface RunNotice {

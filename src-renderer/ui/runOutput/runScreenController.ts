@@ -2,7 +2,7 @@ import { contract, type RpcError, type RunItem } from '../../../src-preload/cont
 import type { Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import type { OmniClient } from '../../bridge/connectionStore';
-import { SCREEN_OUTPUT_CREDIT, XtermScreen } from '../../ui/screen/xtermScreen';
+import { SCREEN_OUTPUT_CREDIT, XtermScreen } from '../screen/xtermScreen';
 import { viewOfRunItem, type RunNotice } from './runItemView';
 
 export interface RunScreenEvents {
