@@ -3,13 +3,15 @@
 // streams in as markdown, the agent's write asks permission → a consent card → allowed by click → the tool call
 // completes with its diff and the file is in the workspace, the plan is a checklist; the host is killed and started
 // again, the conversation's history comes back from the event log (after a page reload too), and Resume continues it.
+// An agent's command (terminal/create) asks on a consent card, runs as a run of the shell tool, and its output shows
+// in the tool call's own screen.
 import type { BrowserContext } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NOTES_TEXT } from '../test/acp/fakeAcpConversation';
+import { BUILD_OUTPUT, NOTES_TEXT } from '../test/acp/fakeAcpConversation';
 import { startAcpHost, writeFakeAcpAgent } from './acpHostProcess';
-import { createSession, expectConnected, saveScreenshot, sessionItem, visibleSessionView } from './appDriver';
+import { createSession, expectConnected, saveScreenshot, sessionItem, terminalText, visibleSessionView } from './appDriver';
 import { expect, test } from './fixtures';
 import { freePort, stopHost, type HostProcess } from './hostProcess';
 
@@ -128,5 +130,39 @@ test.describe('ACP conversations', () => {
     await expect(card).toHaveAttribute('data-status', 'ready');
     await expect(card.getByTestId('acp-turn')).toHaveCount(2);
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  test("an agent's command asks on a consent card, then its output shows in the tool call", async ({ webBrowser }) => {
+    const home = join(tmp, 'home');
+    const userHome = join(tmp, 'user');
+    const workspace = join(tmp, 'project');
+    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
+    writeFakeAcpAgent(home, 'fake', 'conversation');
+    host = await startAcpHost(await freePort(), home, userHome);
+    context = await (await webBrowser()).newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await expectConnected(page);
+    await createSession(page, workspace, 'acp-run');
+    const view = visibleSessionView(page);
+    await view.getByTestId('acp-new').click();
+    await view.getByTestId('acp-agent-fake').click();
+    const card = view.getByTestId('acp-conversation');
+    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+
+    await card.getByTestId('acp-prompt').fill('Please run the build');
+    await card.getByTestId('acp-send').click();
+    const consent = view.getByTestId('consent-card');
+    await expect(consent).toBeVisible({ timeout: 20_000 });
+    await expect(consent).toContainText(BUILD_OUTPUT);
+    await consent.getByTestId('consent-allow-once').click();
+
+    const toolCall = card.getByTestId('acp-tool-call');
+    const output = toolCall.getByTestId('run-output');
+    await expect(output).toBeVisible();
+    await expect.poll(() => terminalText(output), { timeout: 20_000 }).toContain(BUILD_OUTPUT);
+    await expect(output).toHaveAttribute('data-ended', 'true');
+    await expect(toolCall).toHaveAttribute('data-status', 'completed');
+    await expect(card.getByTestId('acp-agent-message').last()).toContainText('The build exited with 0.');
   });
 });

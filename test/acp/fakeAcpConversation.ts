@@ -3,7 +3,9 @@
 // end-to-end test: slash commands after session/new; each prompt streams a markdown reply in small chunks after a
 // thought; a prompt that says "write" also sends a plan, announces an edit of <cwd>/notes.md with its diff, asks
 // permission, writes the file through fs/write_text_file once allowed (the tool call then completes with the diff)
-// and completes the plan; session/load replays a history line, as the protocol's replay does.
+// and completes the plan; a prompt that says "run" asks the client for a terminal running `sh -c 'echo …'` (the
+// tool call carries the terminal, so its output shows live on the card) and waits for it to exit; session/load
+// replays a history line, as the protocol's replay does.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -67,6 +69,27 @@ async function writeNotes(io: FakeAgentIo, sessionId: string): Promise<string> {
   return 'end_turn';
 }
 
+export const BUILD_OUTPUT = 'build: 3 files compiled';
+
+async function runBuild(io: FakeAgentIo, sessionId: string): Promise<string> {
+  const toolCallId = `run-${turns}`;
+  io.update(sessionId, { sessionUpdate: 'tool_call', toolCallId, title: 'Run the build', kind: 'execute', status: 'pending' });
+  // A pause before the output: the card shows the command's screen while it runs, not only once it has ended.
+  const created = await io.request('terminal/create', { sessionId, command: 'sh', args: ['-c', `sleep 0.5; echo '${BUILD_OUTPUT}'`], outputByteLimit: 10_000 });
+  if (created.error) {
+    io.update(sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    await stream(io, sessionId, `Not run: ${created.error.message}`);
+    return 'end_turn';
+  }
+  const terminalId = created.result.terminalId as string;
+  io.update(sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId }] });
+  const exit = await io.request('terminal/wait_for_exit', { sessionId, terminalId });
+  await io.request('terminal/release', { sessionId, terminalId });
+  io.update(sessionId, { sessionUpdate: 'tool_call_update', toolCallId, status: exit.result?.exitCode === 0 ? 'completed' : 'failed' });
+  await stream(io, sessionId, `\n\nThe build exited with ${exit.result?.exitCode}.`);
+  return 'end_turn';
+}
+
 /** Handles what the scenario scripts (session/new, session/load, session/prompt); false leaves the method to the fake's common answers. */
 export async function conversationScenario(io: FakeAgentIo, id: number, method: string, params: any): Promise<boolean> {
   if (method === 'session/new' || method === 'session/load') {
@@ -84,7 +107,7 @@ export async function conversationScenario(io: FakeAgentIo, id: number, method: 
   const said = (params.prompt as any[]).map((block) => (block?.type === 'text' ? block.text : '')).join('');
   io.update(sessionId, { sessionUpdate: 'agent_thought_chunk', content: text(`The user wants: ${said}`) });
   await stream(io, sessionId, `## Turn ${turns}\n\nYou said: **${said}**.\n\n- first point\n- second point\n`);
-  const stopReason = /write/i.test(said) ? await writeNotes(io, sessionId) : 'end_turn';
+  const stopReason = /write/i.test(said) ? await writeNotes(io, sessionId) : /run/i.test(said) ? await runBuild(io, sessionId) : 'end_turn';
   io.update(sessionId, { sessionUpdate: 'usage_update', used: 1200 * turns, size: 200_000, cost: { amount: 0.0125 * turns, currency: 'USD' } });
   io.send({ id, result: { stopReason } });
   return true;
