@@ -26,9 +26,22 @@ after(() => {
   fixture.close();
 });
 
-test('an agent without a serving provider (Gemini) gets none; Claude without a connection is told to connect one', async () => {
-  assert.equal(await acpAgentCredential(services, fixture.consent, request('gemini'), 'user'), null);
+test('an agent without a serving provider (the user\'s own) gets none; Claude or Gemini without a connection is told to connect one', async () => {
+  const own = { ...request('claude'), agent: { id: 'own', name: 'Own', command: 'own-agent', args: [], env: {}, source: 'user' as const } };
+  assert.equal(await acpAgentCredential(services, fixture.consent, own, 'user'), null);
   await assert.rejects(acpAgentCredential(services, fixture.consent, request('claude'), 'user'), (error: unknown) => (error as { code?: string }).code === 'ACP_AGENT_MISSING' && /connect Anthropic/.test((error as Error).message));
+  await assert.rejects(acpAgentCredential(services, fixture.consent, request('gemini'), 'user'), (error: unknown) => (error as { code?: string }).code === 'ACP_AGENT_MISSING' && /connect the Google Gemini API/.test((error as Error).message));
+});
+
+test('with a Gemini API connection: GOOGLE_GEMINI_BASE_URL + GEMINI_API_KEY from the proxy, generativelanguage.googleapis.com', async () => {
+  const realKey = 'AIza-real-gemini-key-never-handed-out';
+  await services.connections.addApiKey({ provider: 'gemini', apiKey: new Secret(realKey) });
+  const credential = (await acpAgentCredential(services, fixture.consent, request('gemini'), 'user'))!;
+  assert.match(credential.env.GEMINI_API_KEY, /^omni-proxy-/);
+  assert.match(credential.env.GOOGLE_GEMINI_BASE_URL, /^http:\/\/127\.0\.0\.1:\d+\/gemini$/);
+  assert.ok(!JSON.stringify(credential).includes(realKey));
+  assert.deepEqual(credential.apiHosts, ['generativelanguage.googleapis.com']);
+  credential.release();
 });
 
 test('with an Anthropic connection: dummy key + proxy URL, the bridge, api.anthropic.com; release ends grant and handle', async () => {

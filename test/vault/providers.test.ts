@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { resolveEndpoints, requestedScopes } from '../../src-main/node/vault/authorizationServer';
 import { startDeviceFlow, type DeviceFlowProgress } from '../../src-main/node/vault/deviceFlow';
+import { credentialHeader } from '../../src-main/node/vault/handleInjection';
 import { ProviderRegistry, type OAuthProvider } from '../../src-main/node/vault/providers';
 import { CredentialRequestError, OAuthFlowError, UnknownProviderError } from '../../src-main/node/vault/vaultErrors';
 
@@ -15,8 +16,10 @@ describe('provider registry', () => {
     const registry = new ProviderRegistry();
     assert.deepEqual(
       registry.list().map((p) => `${p.kind}:${p.id}`),
-      ['api_key:anthropic', 'api_key:openai', 'api_key:openai-compatible', 'oauth:github', 'oauth:google'],
+      ['api_key:anthropic', 'api_key:openai', 'api_key:openai-compatible', 'api_key:gemini', 'oauth:github', 'oauth:google'],
     );
+    // The Gemini API takes its key in x-goog-api-key (a Bearer header is for OAuth tokens there).
+    assert.deepEqual(credentialHeader(registry.get('gemini').placement, 'k'), { 'x-goog-api-key': 'k' });
     assert.throws(() => registry.getOAuth('github'), (error: unknown) => error instanceof CredentialRequestError && /needs the OAuth client id.*configure it/.test(error.message));
     assert.throws(() => registry.getOAuth('anthropic'), /connected with an API key, not OAuth/);
     assert.throws(() => registry.get('gitlab'), (error: unknown) => error instanceof UnknownProviderError && /Known providers: anthropic, openai/.test(error.message));

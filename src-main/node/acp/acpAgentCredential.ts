@@ -8,6 +8,7 @@ import type { AcpAgentCredential } from './acpSandboxLauncher';
 const SERVING_PROVIDERS: Readonly<Record<string, { ids: readonly string[]; label: string }>> = Object.freeze({
   claude: { ids: ['anthropic'], label: 'Anthropic (an API key)' },
   codex: { ids: ['openai', 'openai-compatible'], label: 'OpenAI (an API key) or an OpenAI-compatible endpoint' },
+  gemini: { ids: ['gemini'], label: 'the Google Gemini API (an API key)' },
 });
 
 /** How long a launch's grant lives at most; it is revoked as soon as the agent exits. */
@@ -24,7 +25,7 @@ export function acpConsentAgentId(agentId: string): string {
  * there, so the host grants `oauth:<provider>.api` to `acp:<agent>` (visible and revocable in the session's grants),
  * issues a handle under it, and hands the launcher the proxy's variables, its bridge and the provider's API hosts. A
  * revoked grant ends the handle (the proxy refuses the dummy key) and, through stillGranted, the egress grant too.
- * Agents without a serving provider (Gemini, the user's own) get null: no provider variables, no network.
+ * Agents without a serving provider (the user's own) get null: no provider variables, no network.
  */
 export async function acpAgentCredential(credentials: CredentialServices, consent: ConsentEngine, request: AcpLaunchRequest, actor: string): Promise<AcpAgentCredential | null> {
   const serving = SERVING_PROVIDERS[request.agent.id];

@@ -34,6 +34,7 @@ const DROPPED_REQUEST_HEADERS = new Set([
   'upgrade',
   'authorization',
   'x-api-key',
+  'x-goog-api-key',
   HANDLE_HEADER,
 ]);
 const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'trailer', 'upgrade', 'proxy-authenticate']);
@@ -98,8 +99,8 @@ export class CredentialProxy implements Disposable {
   /**
    * The environment a native process gets for a handle: the provider's base-URL variable pointing here and its
    * API-key variable holding a dummy key that works only at this proxy and only while the handle lives, e.g.
-   * ANTHROPIC_BASE_URL + ANTHROPIC_API_KEY, or OPENAI_BASE_URL + OPENAI_API_KEY (also what a Codex custom provider's
-   * base_url / env_key point at). Providers without such variables get OMNI_<PROVIDER>_BASE_URL / _API_KEY.
+   * ANTHROPIC_BASE_URL + ANTHROPIC_API_KEY, OPENAI_BASE_URL + OPENAI_API_KEY (also what a Codex custom provider's
+   * base_url / env_key point at), or GOOGLE_GEMINI_BASE_URL + GEMINI_API_KEY. Providers without such variables get OMNI_<PROVIDER>_BASE_URL / _API_KEY.
    */
   envFor(handle: string): Record<string, string> {
     const { record } = this.o.handles.resolve(handle);
@@ -263,10 +264,12 @@ function listen(server: http.Server, where: { port: number; host: string } | { p
   });
 }
 
-/** The dummy key from `x-api-key` (Anthropic clients) or `Authorization: Bearer` (OpenAI clients). */
+/** The dummy key from `x-api-key` (Anthropic clients), `x-goog-api-key` (Gemini clients) or `Authorization: Bearer` (OpenAI clients). */
 function dummyKeyOf(req: IncomingMessage): string | null {
-  const apiKey = req.headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey) return apiKey;
+  for (const name of ['x-api-key', 'x-goog-api-key']) {
+    const apiKey = req.headers[name];
+    if (typeof apiKey === 'string' && apiKey) return apiKey;
+  }
   const auth = req.headers.authorization;
   const match = typeof auth === 'string' ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
   return match ? match[1] : null;

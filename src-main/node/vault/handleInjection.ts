@@ -24,7 +24,9 @@ export function takeHandleHeader(headers: Record<string, string>): string | null
 
 /** The header that carries a credential, as the provider expects it. */
 export function credentialHeader(placement: CredentialPlacement, value: string): Record<string, string> {
-  return placement === 'x-api-key' ? { 'x-api-key': value } : { authorization: `Bearer ${value}` };
+  if (placement === 'x-api-key') return { 'x-api-key': value };
+  if (placement === 'x-goog-api-key') return { 'x-goog-api-key': value };
+  return { authorization: `Bearer ${value}` };
 }
 
 /** Whether `url` is one of the credential's API hosts, over https (or http toward this machine only). */

@@ -1,10 +1,11 @@
 import { CredentialRequestError, UnknownProviderError } from './vaultErrors';
 
 /**
- * How a credential goes on an upstream request: `x-api-key: <key>` (Anthropic) or `Authorization: Bearer <token>`
- * (OpenAI, OAuth access tokens).
+ * How a credential goes on an upstream request: `x-api-key: <key>` (Anthropic), `x-goog-api-key: <key>` (the Gemini
+ * API: its keys are not OAuth tokens, so a Bearer header is refused) or `Authorization: Bearer <token>` (OpenAI,
+ * OAuth access tokens).
  */
-export type CredentialPlacement = 'x-api-key' | 'bearer';
+export type CredentialPlacement = 'x-api-key' | 'x-goog-api-key' | 'bearer';
 
 /** The environment variables a native agent or CLI reads for this kind of API (see credentialProxy.ts). */
 export interface ProxyEnvNames {
@@ -105,6 +106,17 @@ function builtInProviders(): Provider[] {
       proxyEnv: { baseUrl: 'OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY' },
     },
     {
+      // The Gemini API with an AI Studio key (what Gemini CLI's GEMINI_API_KEY is); Google sign-in is the `google`
+      // OAuth provider below, which serves Google's other APIs.
+      kind: 'api_key',
+      id: 'gemini',
+      name: 'Google Gemini API',
+      placement: 'x-goog-api-key',
+      apiDomains: ['generativelanguage.googleapis.com'],
+      apiBaseUrl: 'https://generativelanguage.googleapis.com',
+      proxyEnv: { baseUrl: 'GOOGLE_GEMINI_BASE_URL', apiKey: 'GEMINI_API_KEY' },
+    },
+    {
       // GitHub has no RFC 7009 endpoint (tokens are revoked through its REST API with the app's secret, or by the
       // user at github.com/settings/applications), and its OAuth apps do not rotate refresh tokens.
       kind: 'oauth',
@@ -170,7 +182,7 @@ export interface OidcProviderInput {
 const PROVIDER_ID = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /**
- * The providers the broker knows: built-in API-key providers (Anthropic, OpenAI, OpenAI-compatible), GitHub and
+ * The providers the broker knows: built-in API-key providers (Anthropic, OpenAI, OpenAI-compatible, Gemini), GitHub and
  * Google with their endpoints written down, and generic OIDC providers added by issuer. OAuth providers need the
  * client id this app is registered under before they can connect.
  */
