@@ -1,7 +1,7 @@
-// Installs the pinned ACP adapters (the programs that speak the Agent Client Protocol for Claude Code and Codex) into
-// a test-only, gitignored folder (.cache/acp-agents), on demand, for the ACP integration tests. Like the harness
-// CLIs (scripts/install-harness-clis.mjs) they are not the app's dependencies: users install them in-app
-// (acp.install) into <home>/acp-agents.
+// Installs the pinned ACP agents (the programs that speak the Agent Client Protocol: Zed's adapters for Claude Code
+// and Codex, and Gemini CLI, which speaks it itself) into a test-only, gitignored folder (.cache/acp-agents), on
+// demand, for the ACP integration tests. Like the harness CLIs (scripts/install-harness-clis.mjs) they are not the
+// app's dependencies: users install them in-app (acp.install) into <home>/acp-agents.
 //
 //   node scripts/install-acp-agents.mjs           install the pinned versions unless already there
 //   node scripts/install-acp-agents.mjs --print   print the adapters' bin paths (JSON) without installing
@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, '.cache', 'acp-agents');
 // Pinned: the same versions as the built-in registry entries (src-main/node/acp/acpBuiltinAgents.ts).
-const PACKAGES = { '@zed-industries/claude-agent-acp': '0.23.1', '@zed-industries/codex-acp': '0.16.0' };
-const BINS = { claude: 'claude-agent-acp', codex: 'codex-acp' };
+const PACKAGES = { '@zed-industries/claude-agent-acp': '0.23.1', '@zed-industries/codex-acp': '0.16.0', '@google/gemini-cli': '0.61.0' };
+const BINS = { claude: 'claude-agent-acp', codex: 'codex-acp', gemini: 'gemini' };
 
 function binaries() {
   return Object.fromEntries(Object.entries(BINS).map(([id, bin]) => [id, join(dir, 'node_modules', '.bin', bin)]));

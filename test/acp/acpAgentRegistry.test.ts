@@ -62,5 +62,7 @@ test('the in-app install reports an unreachable registry as ACP_INSTALL_OFFLINE'
     (e: unknown) => e instanceof AcpError && e.code === 'ACP_INSTALL_OFFLINE' && /could not be reached/.test(e.message),
   );
   assert.deepEqual(progress.slice(0, 2), ['started', 'output']);
-  await assert.rejects(installAcpAgent(h, registry.get('gemini'), () => {}), (e: unknown) => e instanceof AcpError && e.code === 'ACP_NOT_INSTALLABLE');
+  // A user's own agent has no package to install: the app says to put it on PATH.
+  const own = { id: 'own', name: 'Own', command: 'own-agent', args: [], env: {}, source: 'user' as const };
+  await assert.rejects(installAcpAgent(h, own, () => {}), (e: unknown) => e instanceof AcpError && e.code === 'ACP_NOT_INSTALLABLE');
 });

@@ -52,6 +52,13 @@ export function storedEntries(host: AcpTestHost, conversationId: string, sinceSe
   return got;
 }
 
+/** The agent's reply text of a conversation as stored (every message chunk joined), read from `services` directly. */
+export function storedReplyText(services: HostServices, conversationId: string): string {
+  const got: AcpEntry[] = [];
+  services.handlers['acp.updates']({ conversationId }, sinkOf<AcpEntry>((e) => got.push(e)), CONNECTION)?.dispose();
+  return messageChunks(got).join('');
+}
+
 /** An entry's kind: the update's sessionUpdate, or the entry type (prompt, status, turn, error, notice). */
 export const entryKind = (entry: AcpEntry): string => (entry.type === 'update' ? (entry.data as { sessionUpdate: string }).sessionUpdate : entry.type);
 

@@ -1,9 +1,10 @@
 import type { AcpAgentEntry } from './acpAgentEntry';
 
 /**
- * The agents the host knows without configuration. Claude Code and Codex speak ACP through Zed's adapters (npm
- * packages, pinned: installed in-app into `<home>/acp-agents`, never app dependencies); Gemini CLI speaks it itself
- * when started with `--experimental-acp` (its docs' flag for the ACP mode), so it is used from PATH.
+ * The agents the host knows without configuration. Claude Code and Codex speak ACP through Zed's adapters; Gemini CLI
+ * speaks it itself when started with `--acp` (0.61.0 still takes the older `--experimental-acp`, marked deprecated).
+ * All three are npm packages, pinned: installed in-app into `<home>/acp-agents`, never app dependencies; a program of
+ * that name on PATH serves when none is installed.
  */
 export const BUILTIN_ACP_AGENTS: readonly AcpAgentEntry[] = Object.freeze([
   {
@@ -28,8 +29,9 @@ export const BUILTIN_ACP_AGENTS: readonly AcpAgentEntry[] = Object.freeze([
     id: 'gemini',
     name: 'Gemini CLI',
     command: 'gemini',
-    args: ['--experimental-acp'],
+    args: ['--acp'],
     env: {},
     source: 'builtin',
+    install: { package: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
   },
 ]);

@@ -10,6 +10,7 @@ import { resolveAgentCommand } from './acpAgentCommand';
 import { AcpError } from './acpError';
 import type { AcpAgentProcess, AcpLaunchRequest, AcpProcessLauncher } from './acpProcess';
 import { acpSandboxPolicy } from './acpSandboxPolicy';
+import { materializeGeminiSettings } from './geminiSettings';
 
 /**
  * Starts ACP agents (the adapter and everything it starts) in the native sandbox (docs/acp.md, Sandbox):
@@ -138,6 +139,8 @@ export function createAcpSandboxLauncher(options: AcpSandboxLauncherOptions): Ac
           // OPENAI_BASE_URL is the proxy's alone (acpAgentEnv.ts withholds the host's and the caller's).
           materializeCodexHome(env.CODEX_HOME, workspace, env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL, envKey: 'OPENAI_API_KEY' } : undefined);
         }
+        // Gemini CLI: no usage statistics to Google's logging host, the model endpoint is its only peer (geminiSettings.ts).
+        if (request.agent.id === 'gemini') materializeGeminiSettings(env.HOME);
         const argv = [resolved.program, ...request.agent.args];
         if (!mode.sandboxed) return startPlain(argv, workspace, env, credential, mode.reason, graceMs);
         const label = `acp:${request.agent.id}:${request.sessionId}`;
