@@ -7,7 +7,7 @@ import { formatBytes } from '../../ui/formatBytes';
 import { actorLabel, commandLine, durationText, isLive, wasRecovered } from './runFormat';
 import type { RunNotice } from '../../ui/runOutput/runItemView';
 import { killRun } from './runActions';
-import { RunScreenController } from '../../ui/runOutput/runScreenController';
+import { useRunScreen } from '../../ui/runOutput/useRunScreen';
 import { useRuns } from './runsStore';
 import { RunStatusBadge } from './RunStatusBadge';
 import { SendKeysBar } from './SendKeysBar';
@@ -26,7 +26,6 @@ export function RunTerminalCard({ sessionId, runId }: { sessionId: string; runId
   const screenRef = useRef<HTMLDivElement>(null);
   const cardRef = useRef<HTMLElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
-  const [controller, setController] = useState<RunScreenController | null>(null);
   const [notices, setNotices] = useState<{ shown: RunNotice[]; dropped: number }>({ shown: [], dropped: 0 });
   const [complete, setComplete] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -36,12 +35,11 @@ export function RunTerminalCard({ sessionId, runId }: { sessionId: string; runId
   const live = run ? isLive(run.status) : true;
   const now = useNow(run?.status === 'running' || run?.status === 'queued');
 
-  // The screen is made once the run's record says whether it is a PTY (that decides how line ends are drawn).
-  useEffect(() => {
-    if (pty === undefined) return;
-    setNotices({ shown: [], dropped: 0 });
-    setComplete(false);
-    const created = new RunScreenController(runId, pty, screenRef.current!, {
+  const controller = useRunScreen(
+    runId,
+    pty,
+    screenRef,
+    {
       onNotice: (notice) =>
         setNotices((current) => {
           const shown = [...current.shown, notice];
@@ -51,17 +49,12 @@ export function RunTerminalCard({ sessionId, runId }: { sessionId: string; runId
       onComplete: () => setComplete(true),
       onProblem: setProblem,
       onFindRequested: () => searchRef.current?.focus(),
-    });
-    setController(created);
-    return () => {
-      created.dispose();
-      setController(null);
-    };
-  }, [runId, pty]);
-
-  useEffect(() => {
-    controller?.attach(client);
-  }, [controller, client]);
+    },
+    () => {
+      setNotices({ shown: [], dropped: 0 });
+      setComplete(false);
+    },
+  );
 
   const revealRequested = useRuns((s) => s.revealRequest === runId);
   useEffect(() => {

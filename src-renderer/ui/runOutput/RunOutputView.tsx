@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { useConnection } from '../../bridge/connectionStore';
-import { RunScreenController } from './runScreenController';
+import { useRef, useState } from 'react';
+import { useRunScreen } from './useRunScreen';
 
 /**
  * A process run's output on a read-only screen, replayed from the start and then live until the run ends: what a
@@ -8,30 +7,10 @@ import { RunScreenController } from './runScreenController';
  * with Kill and the run's events.
  */
 export function RunOutputView({ runId, pty, label }: { runId: string; pty: boolean; label: string }) {
-  const client = useConnection((s) => s.client);
   const screenRef = useRef<HTMLDivElement>(null);
-  const [controller, setController] = useState<RunScreenController | null>(null);
   const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-
-  useEffect(() => {
-    setEnded(false);
-    const created = new RunScreenController(runId, pty, screenRef.current!, {
-      onNotice: () => undefined,
-      onComplete: () => setEnded(true),
-      onProblem: setProblem,
-      onFindRequested: () => undefined,
-    });
-    setController(created);
-    return () => {
-      created.dispose();
-      setController(null);
-    };
-  }, [runId, pty]);
-
-  useEffect(() => {
-    controller?.attach(client);
-  }, [controller, client]);
+  useRunScreen(runId, pty, screenRef, { onNotice: () => undefined, onComplete: () => setEnded(true), onProblem: setProblem, onFindRequested: () => undefined }, () => setEnded(false));
 
   return (
     <div className="run-output" data-testid="run-output" data-run-id={runId} data-ended={ended ? 'true' : 'false'}>
