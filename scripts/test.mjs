@@ -110,9 +110,10 @@ const stressFiles = () => findTestFiles(root).filter((file) => readFileSync(file
 
 /**
  * The real programs some unit tests drive, installed on demand, once (test-only, kept out of the project's
- * dependencies): the Claude Code and Codex CLIs into .cache/harness-clis (~770 MB), the ACP adapters
+ * dependencies): the Claude Code and Codex CLIs into .cache/harness-clis (several hundred MB), the ACP adapters
  * (claude-agent-acp, codex-acp, Gemini CLI) into .cache/acp-agents. Started with the checks when the unit phase
- * follows them: the installs wait on the network, the checks on the CPU. Their tests say so, and are reported as skipped, if it failed.
+ * follows them: the installs wait on the network, the checks on the CPU. Their tests say so, and are reported as
+ * skipped, if it failed.
  */
 let installs;
 function installTestCommands() {

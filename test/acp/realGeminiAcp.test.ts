@@ -50,7 +50,7 @@ test('gemini --acp: a prompt streams a reply into the event log; after a restart
     script: (req) =>
       asksForJson(req)
         ? // Gemini CLI's model router asks which model a prompt needs, as JSON; an answer it cannot parse is retried
-          // with backoff five times (about 90 s) before it gives up and picks the default.
+          // with backoff, several times over more than a minute, before it gives up and picks the default.
           { text: JSON.stringify({ complexity_reasoning: 'a short greeting', complexity_score: 1 }) }
         : { text: `mock reply to: ${(conversationOf(req).filter((turn) => turn.role === 'user').at(-1)?.text ?? '').slice(-40)}` },
   });

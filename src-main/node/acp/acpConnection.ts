@@ -44,7 +44,7 @@ export interface AcpClientHandlers {
 }
 
 export interface AcpConnectionOptions {
-  /** How long initialize, session/new and session/load may take (default 60 s; Claude's session/new takes ~3 s). */
+  /** How long initialize, session/new and session/load may take (default 60 s: a real adapter starting its CLI takes seconds, docs/acp.md). */
   setupTimeoutMs?: number;
   /** How long a turn may go on after session/cancel before the agent counts as hung (default 10 s). */
   cancelGraceMs?: number;
