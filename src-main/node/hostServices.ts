@@ -2,6 +2,7 @@ import { contract, type Contract } from '../../src-preload/contract';
 import type { Handlers } from '../../src-preload/rpc';
 import { composeAcp } from './acp/composeAcp';
 import type { AcpProcessLauncher } from './acp/acpProcess';
+import { composeChanges } from './changes/composeChanges';
 import { composeAgentRegistry } from './agents/registry/composeAgentRegistry';
 import { composeAgents } from './agents/runtime/composeAgents';
 import { AsyncDisposableStore } from './base/asyncDisposableStore';
@@ -124,6 +125,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
     const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor }));
+    const changes = parts.add('changes', composeChanges());
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.
     parts.add('consent', consent);
@@ -140,6 +142,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
       ...goal.handlers,
       ...harness.handlers,
       ...acp.handlers,
+      ...changes.handlers,
     };
     // The contract and the handler map must name the same things; the type system checks it, this guards at runtime.
     for (const name of Object.keys(contract)) {

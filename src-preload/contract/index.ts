@@ -1,5 +1,6 @@
 import { acpContract } from './acp';
 import { agentContract } from './agents';
+import { changesContract } from './changes';
 import { consentContract } from './consent';
 import { credentialContract } from './credentials';
 import { execContract } from './exec';
@@ -23,12 +24,14 @@ export const contract = {
   ...goalContract,
   ...harnessContract,
   ...acpContract,
+  ...changesContract,
 };
 export type Contract = typeof contract;
 
 export * from './acp';
 export * from './agentEvents';
 export * from './agents';
+export * from './changes';
 export * from './consent';
 export * from './credentials';
 export * from './define';
