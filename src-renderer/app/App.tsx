@@ -1,4 +1,5 @@
 import { AgentsView } from '../features/agents/AgentsView';
+import { ReviewHost } from '../features/changes/ReviewDialog';
 import { ConnectionsView } from '../features/connections/ConnectionsView';
 import { LedgerView } from '../features/ledger/LedgerView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
@@ -34,6 +35,7 @@ export function App() {
         </div>
       </main>
       <StatusBar />
+      <ReviewHost />
     </div>
   );
 }

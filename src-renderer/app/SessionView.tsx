@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import type { Session, Terminal } from '../../src-preload/contract';
 import { useConnection } from '../bridge/connectionStore';
 import { AcpPanel } from '../features/acp/AcpPanel';
+import { ChangesPanel } from '../features/changes/ChangesPanel';
 import { SessionAgents } from '../features/agents/SessionAgents';
 import { ConsentCards } from '../features/consent/ConsentCards';
 import { useConsent } from '../features/consent/consentStore';
@@ -74,6 +75,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       <SessionGoal session={session} hidden={hidden} />
+      <ChangesPanel session={session} />
       <SessionAgents
         session={session}
         prompts={<ConsentCards sessionId={session.id} open={session.status === 'open'} />}

@@ -3,6 +3,7 @@ import { useConnection } from '../bridge/connectionStore';
 import { useGoal } from '../features/goal/goalStore';
 import { useSessions } from '../ui/sessionsStore';
 import { openTerminal } from '../features/terminals/terminalActions';
+import { useReview } from '../ui/changes/reviewStore';
 import { useView } from '../ui/viewStore';
 
 /**
@@ -30,6 +31,13 @@ export function useGlobalShortcuts(): void {
         const focused = (document.activeElement?.closest('[data-testid="session-goal"]') ?? null) !== null;
         useView.getState().setView('session');
         useGoal.getState().togglePanel(selectedId, focused);
+      } else if (event.code === 'KeyD') {
+        event.preventDefault();
+        event.stopPropagation();
+        const { selectedId } = useSessions.getState();
+        if (!selectedId) return;
+        useView.getState().setView('session');
+        useReview.getState().toggleChangesPanel(selectedId);
       } else if (event.code === 'KeyL') {
         event.preventDefault();
         event.stopPropagation();

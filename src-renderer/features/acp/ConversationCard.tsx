@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import type { AcpConversation } from '../../../src-preload/contract';
+import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { useFollowBottom } from '../../ui/useFollowBottom';
 import { ConversationControls } from './ConversationControls';
 import { ConversationHeader } from './ConversationHeader';
@@ -50,7 +51,11 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
         onScroll={follow.onScroll}
       >
         {model.items.map((item) => (
-          <ConversationItemView key={item.key} item={item} asking={asking} />
+          <Fragment key={item.key}>
+            <ConversationItemView item={item} asking={asking} />
+            {/* A prompt's key is its entry's seq: the turn it started is found by it. */}
+            {item.kind === 'prompt' && <TurnChangesBadge sessionId={conversation.sessionId} kind="conversation" sourceId={conversation.id} seq={Number(item.key)} />}
+          </Fragment>
         ))}
         {conversation.status === 'prompting' && (
           <small className="muted acp-line" aria-live="polite">

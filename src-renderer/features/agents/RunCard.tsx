@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
+import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { useAgents } from './agentsStore';
 import { OutputCard } from './OutputCard';
@@ -53,6 +54,7 @@ export function RunCard({ runId, askingAgents }: { runId: string; askingAgents: 
           {run.unavailable ? 'No longer available' : info.state}
           {terminated ? ` · ${outcomeWords[info.outcome] ?? info.outcome}` : ''}
         </span>
+        <TurnChangesBadge sessionId={info.sessionId} kind="agent_run" sourceId={runId} />
         <span className="card-tools">
           {controllable && info.state === 'Active' && (
             <button type="button" className="icon-button" data-testid="run-suspend" disabled={!client || busy} onClick={() => void control('suspend')}>

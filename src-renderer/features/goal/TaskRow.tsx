@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { GoalTask, RollbackResult } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
+import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { shortCommit } from './goalFormat';
 
@@ -64,6 +65,7 @@ export function TaskRow({ sessionId, task, active, disabled }: { sessionId: stri
             ))}
           </span>
         )}
+        <TurnChangesBadge sessionId={sessionId} kind="goal_task" sourceId={task.id} />
         {rollback.kind !== 'confirm' && (
           <button
             ref={rollbackButton}

@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import type { Run } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
+import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { formatBytes } from '../../ui/formatBytes';
 import { actorLabel, commandLine, durationText, isLive, wasRecovered } from './runFormat';
@@ -81,6 +82,7 @@ export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKey
           </span>
         </span>
       </button>
+      <TurnChangesBadge sessionId={run.session_id} kind="shell_run" sourceId={run.run_id} />
       {isLive(run.status) && (
         <button type="button" className="icon-button exec-kill" data-testid="exec-run-row-kill" disabled={!client || killing} aria-label={`Kill ${command}`} onClick={() => void kill()}>
           Kill
