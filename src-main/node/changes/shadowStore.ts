@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { readlink, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RestorePlan, SkippedFile } from '../../../src-preload/contract/changes';
+import { ChangeNotFoundError, HunkNoLongerAppliesError, PathTakenError } from './changesErrors';
+import { parseHunks, type FileHunk } from './diffHunks';
+import { reverseHunks } from './reverseHunks';
+import { nulFields, ShadowGit } from './shadowGit';
+import { prepareShadowStore } from './shadowStoreSetup';
+import { stageWorkspace } from './stageWorkspace';
+import { changedFilesBetween, diffTrees, NO_COMMANDS, type FileChange, type TreeEntryChange } from './treeDiff';
+import { deleteWorkspaceEntry, lstatInWorkspace, readWorkspaceFile, writeWorkspaceEntry, type BlobMode } from './workspaceFiles';
+
+export type { FileChange } from './treeDiff';
+export type { FileHunk } from './diffHunks';
+
+export interface SnapshotResult {
+  /** The git tree id of the snapshot in the shadow store. */
+  tree: string;
+  skipped: SkippedFile[];
+}
+
+/** The default per-file cap: a file over it is left out of snapshots (reported as too_large). */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** git's id of the empty tree: a snapshot to compare the first one with. */
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** One queue per store across every ShadowStore object of this process, so two never write one index at once. */
+const queues = new Map<string, Promise<unknown>>();
+
+function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const next = previous.then(task, task);
+  const tail = next.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return next;
+}
+
+/**
+ * The shadow git store of one workspace (docs/changes.md): snapshots of the workspace's files as git trees, kept
+ * under the app home, never in the user's own repository. A snapshot is a tree id; no commit or ref points at it, the
+ * changes service keeps the ids. Restores and rejects write the workspace's files directly (never `git checkout`),
+ * through paths checked to stay inside the workspace.
+ */
+export class ShadowStore {
+  private constructor(
+    private readonly git: ShadowGit,
+    /** The workspace's real path (symbolic links resolved). */
+    readonly workspace: string,
+    readonly storeDir: string,
+    private readonly maxFileBytes: number,
+  ) {}
+
+  /** The store of one workspace: <home>/changes/<first 16 hex of sha256(real workspace path)>/ (a bare git dir + its own index). */
+  static async open(home: string, workspace: string, options: { maxFileBytes?: number } = {}): Promise<ShadowStore> {
+    const real = await realpath(workspace);
+    const storeDir = join(home, 'changes', createHash('sha256').update(real).digest('hex').slice(0, 16));
+    const git = new ShadowGit(storeDir, real, join(storeDir, 'index'));
+    await serialised(storeDir, () => prepareShadowStore(git, real));
+    return new ShadowStore(git, real, storeDir, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
+  }
+
+  /** Records the workspace as it is now; concurrent calls on one store are serialised. */
+  snapshot(): Promise<SnapshotResult> {
+    return serialised(this.storeDir, async () => {
+      const { skipped } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
+      const tree = (await this.git.run(['write-tree'])).stdout.toString('utf8').trim();
+      return { tree, skipped };
+    });
+  }
+
+  /** Added, modified, deleted and renamed files (renames as `git diff -M` finds them), binary or not, +/- counts. */
+  async changedFiles(fromTree: string, toTree: string): Promise<FileChange[]> {
+    return (await changedFilesBetween(this.git, fromTree, toTree)).files;
+  }
+
+  async fileDiff(fromTree: string, toTree: string, path: string): Promise<{ file: FileChange; hunks: FileHunk[] }> {
+    const { file } = await this.findChange(fromTree, toTree, path);
+    return { file, hunks: await this.hunksOf(fromTree, toTree, file) };
+  }
+
+  /** What restoring `targetTree` over the workspace recorded as `currentTree` would do to each file. */
+  async restorePlan(currentTree: string, targetTree: string): Promise<RestorePlan['files']> {
+    const { entries } = await diffTrees(this.git, currentTree, targetTree, { renames: false });
+    const plan: RestorePlan['files'] = [];
+    for (const entry of entries) {
+      if (entry.status === 'D') {
+        plan.push({ path: entry.path, action: 'delete' });
+      } else if (entry.status === 'A') {
+        // Not in the current snapshot but on disk: a file the snapshot left out (too large, ignored, unreadable).
+        // Such files are never touched.
+        if ((await lstatInWorkspace(this.workspace, entry.path).catch(() => null)) !== null) continue;
+        plan.push({ path: entry.path, action: 'recreate' });
+      } else {
+        plan.push({ path: entry.path, action: 'restore' });
+      }
+    }
+    return plan;
+  }
+
+  /** Makes the workspace's files match targetTree for the plan's paths (writes, recreates, deletes). */
+  restore(targetTree: string, plan: RestorePlan['files']): Promise<void> {
+    return serialised(this.storeDir, async () => {
+      const wanted = plan.filter((item) => item.action !== 'delete').map((item) => item.path);
+      const blobs = await this.treeEntries(targetTree, wanted);
+      for (const path of wanted) if (!blobs.has(path)) throw new ChangeNotFoundError(`${path} (in the snapshot restored)`);
+      // Deletions first: a file may come back where a folder of added files was.
+      for (const item of plan) if (item.action === 'delete') await deleteWorkspaceEntry(this.workspace, item.path);
+      for (const path of wanted) {
+        const { mode, blob } = blobs.get(path)!;
+        await writeWorkspaceEntry(this.workspace, path, await this.blob(blob), mode);
+      }
+    });
+  }
+
+  /** Reverse-applies one hunk of fromTree→toTree to the file on disk now; HunkNoLongerAppliesError if the file changed so it no longer applies. */
+  rejectHunk(fromTree: string, toTree: string, path: string, hunkIndex: number): Promise<void> {
+    return serialised(this.storeDir, async () => {
+      const { file, entry } = await this.findChange(fromTree, toTree, path);
+      const hunks = await this.hunksOf(fromTree, toTree, file);
+      const hunk = hunks[hunkIndex];
+      if (!hunk) throw new ChangeNotFoundError(`hunk ${hunkIndex + 1} of ${path}`);
+      if (entry.status === 'A' || entry.status === 'D' || file.binary || entry.oldMode !== entry.newMode || entry.newMode === '120000') {
+        // Hunks of an added or deleted file, of a link or of a type change are the whole file: rejecting one is
+        // rejecting the file.
+        if (hunks.length === 1) return this.rejectWholeFile(file, entry);
+        throw new HunkNoLongerAppliesError(path, hunkIndex);
+      }
+      const current = await this.currentFile(path, hunkIndex);
+      const reverted = reverseHunks(path, current.content, await this.blob(entry.oldBlob), await this.blob(entry.newBlob), [hunk], hunkIndex);
+      await writeWorkspaceEntry(this.workspace, path, reverted, current.mode);
+    });
+  }
+
+  /** Puts the file back as it was in fromTree (deletes it if added, recreates it if deleted); text keeps later edits elsewhere in it. */
+  rejectFile(fromTree: string, toTree: string, path: string): Promise<void> {
+    return serialised(this.storeDir, async () => {
+      const { file, entry } = await this.findChange(fromTree, toTree, path);
+      await this.rejectWholeFile(file, entry);
+    });
+  }
+
+  private async rejectWholeFile(file: FileChange, entry: TreeEntryChange): Promise<void> {
+    const path = file.path;
+    if (entry.status === 'A') return deleteWorkspaceEntry(this.workspace, path);
+    const oldPath = entry.oldPath ?? path;
+    const oldMode = entry.oldMode as BlobMode;
+    const oldContent = await this.blob(entry.oldBlob);
+    if (entry.status === 'D') {
+      if ((await lstatInWorkspace(this.workspace, path)) !== null) throw new PathTakenError(path);
+      return writeWorkspaceEntry(this.workspace, path, oldContent, oldMode);
+    }
+    if (oldPath !== path && (await lstatInWorkspace(this.workspace, oldPath)) !== null) throw new PathTakenError(oldPath);
+    const newContent = await this.blob(entry.newBlob);
+    let content: Buffer;
+    if (file.binary || entry.oldMode === '120000' || entry.newMode === '120000') {
+      // No lines to keep: only put it back if it is still as the turn left it.
+      const now = entry.newMode === '120000' ? await this.currentLink(path) : await readWorkspaceFile(this.workspace, path);
+      if (now === null || !now.equals(newContent)) throw new HunkNoLongerAppliesError(path, null);
+      content = oldContent;
+    } else {
+      const hunks = await this.hunksOfBlobs(entry);
+      content = reverseHunks(path, (await this.currentFile(path, null)).content, oldContent, newContent, hunks, null);
+    }
+    await writeWorkspaceEntry(this.workspace, oldPath, content, oldMode);
+    if (oldPath !== path) await deleteWorkspaceEntry(this.workspace, path);
+  }
+
+  private async findChange(fromTree: string, toTree: string, path: string): Promise<{ file: FileChange; entry: TreeEntryChange }> {
+    const { files, entries } = await changedFilesBetween(this.git, fromTree, toTree);
+    const index = files.findIndex((file) => file.path === path);
+    if (index === -1) throw new ChangeNotFoundError(path);
+    return { file: files[index], entry: entries[index] };
+  }
+
+  /** The file's hunks, as `git diff` shows them (renamed: against its old path). */
+  private async hunksOf(fromTree: string, toTree: string, file: FileChange): Promise<FileHunk[]> {
+    if (file.binary) return [];
+    const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
+    // Literal pathspecs: a path with '*' or ':' names only itself.
+    const diff = await this.git.run(['--literal-pathspecs', 'diff', ...NO_COMMANDS, '--no-color', '-M', '-U3', fromTree, toTree, '--', ...paths]);
+    return parseHunks(diff.stdout.toString('utf8'));
+  }
+
+  /** The hunks between the two sides' blobs, with fileDiff's options (so hunk i is the one the user saw). */
+  private async hunksOfBlobs(entry: TreeEntryChange): Promise<FileHunk[]> {
+    const diff = await this.git.run(['diff', ...NO_COMMANDS, '--no-color', '-U3', entry.oldBlob, entry.newBlob]);
+    return parseHunks(diff.stdout.toString('utf8'));
+  }
+
+  /** The file on disk now, which a hunk is reverted in: a regular file (never through a link). */
+  private async currentFile(path: string, hunkIndex: number | null): Promise<{ content: Buffer; mode: BlobMode }> {
+    const stat = await lstatInWorkspace(this.workspace, path);
+    const content = stat?.isFile() ? await readWorkspaceFile(this.workspace, path) : null;
+    if (!stat || content === null) throw new HunkNoLongerAppliesError(path, hunkIndex);
+    return { content, mode: stat.mode & 0o100 ? '100755' : '100644' };
+  }
+
+  private async currentLink(path: string): Promise<Buffer | null> {
+    const stat = await lstatInWorkspace(this.workspace, path);
+    if (!stat?.isSymbolicLink()) return null;
+    return Buffer.from(await readlink(join(this.workspace, path)), 'utf8');
+  }
+
+  private async blob(id: string): Promise<Buffer> {
+    return (await this.git.run(['cat-file', 'blob', id])).stdout;
+  }
+
+  /** Mode and blob id of each of `paths` in `tree`. */
+  private async treeEntries(tree: string, paths: readonly string[]): Promise<Map<string, { mode: BlobMode; blob: string }>> {
+    const entries = new Map<string, { mode: BlobMode; blob: string }>();
+    if (paths.length === 0) return entries;
+    // Literal pathspecs: a path with '*' or ':' names only itself.
+    const listed = await this.git.run(['--literal-pathspecs', 'ls-tree', '-r', '-z', '--full-tree', tree, '--', ...paths]);
+    for (const record of nulFields(listed.stdout)) {
+      const tab = record.indexOf('\t');
+      const [mode, type, blob] = record.slice(0, tab).split(' ');
+      if (type === 'blob') entries.set(record.slice(tab + 1), { mode: mode as BlobMode, blob });
+    }
+    return entries;
+  }
+}
