@@ -1,5 +1,5 @@
 import './changes.css';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useReview } from '../../ui/changes/reviewStore';
 import { verdictWords } from '../../ui/changes/turnModel';
 import { useSessionTurns } from '../../ui/changes/useSessionTurns';
@@ -29,18 +29,21 @@ function ReviewDialog({ sessionId, turnId }: { sessionId: string; turnId: string
 
   useEffect(() => {
     dialog.current?.focus();
+    // Escape closes the review wherever focus is: a button that a verdict disables drops focus to the page's body.
+    const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const inside = event.target instanceof Node && dialog.current?.contains(event.target);
+      if (!inside && event.target !== document.body) return;
+      event.preventDefault();
+      close();
+    };
+    window.addEventListener('keydown', onKeyDown);
     return () => {
+      window.removeEventListener('keydown', onKeyDown);
       const back = useReview.getState().returnFocus;
       if (back?.isConnected) back.focus();
     };
-  }, []);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      close();
-    }
-  }
+  }, [close]);
 
   const { files, diff } = review;
   const file = diff?.kind === 'ready' ? diff.value.file : null;
@@ -56,7 +59,6 @@ function ReviewDialog({ sessionId, turnId }: { sessionId: string; turnId: string
         data-testid="review"
         data-turn-id={turnId}
         tabIndex={-1}
-        onKeyDown={onKeyDown}
       >
         <header className="review-header">
           <div className="review-title">

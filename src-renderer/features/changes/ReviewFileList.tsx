@@ -11,7 +11,7 @@ interface Props {
 /** The turn's files: how many of each kind, each with its status, +/− counts and verdict; then what was left out. */
 export function ReviewFileList({ files, skipped, selected, onSelect }: Props) {
   return (
-    <nav className="review-files" aria-label="Changed files">
+    <div className="review-files" role="region" aria-label="Changed files">
       <p className="review-counts" data-testid="review-counts">
         {statusCounts(files)}
       </p>
@@ -57,6 +57,6 @@ export function ReviewFileList({ files, skipped, selected, onSelect }: Props) {
           </ul>
         </div>
       )}
-    </nav>
+    </div>
   );
 }
