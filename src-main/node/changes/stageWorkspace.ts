@@ -56,6 +56,22 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
     }
     return null;
   };
+  const dirIsReal = new Map<string, Promise<boolean>>();
+  /** Whether a folder above `path` is a link (or no folder) now: git refuses paths beyond a link, and so do we. */
+  const beyondLink = async (path: string): Promise<boolean> => {
+    let end = path.indexOf('/');
+    while (end !== -1) {
+      const dir = path.slice(0, end);
+      let real = dirIsReal.get(dir);
+      if (!real) {
+        real = statOrNull(join(workspace, dir)).then((stat) => stat === null || stat.isDirectory());
+        dirIsReal.set(dir, real);
+      }
+      if (!(await real)) return true;
+      end = path.indexOf('/', end + 1);
+    }
+    return false;
+  };
   const seen = new Set<string>();
   await Promise.all(
     listed.map(async (entry) => {
@@ -71,6 +87,10 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
       if (repo !== null) {
         nestedRepos.add(repo);
         toRemove.push(entry);
+        return;
+      }
+      if (await beyondLink(entry)) {
+        toRemove.push(entry); // a folder of it was replaced by a link: the link itself is listed on its own
         return;
       }
       const stat = await statOrNull(join(workspace, entry));
