@@ -28,6 +28,7 @@ import { composeCredentials } from './vault/composeCredentials';
 import type { CredentialServices } from './vault/credentialServices';
 import { keychainChoiceFromEnv, openHostKeychain, type KeychainChoice } from './vault/hostKeychain';
 import type { ProviderRegistry } from './vault/providers';
+import { composeWorktrees } from './worktrees/composeWorktrees';
 import { SecretRegistry } from './vault/secretRegistry';
 import { SecretScrubber } from './vault/secretScrubber';
 
@@ -111,7 +112,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const actor = USER;
 
     const ledger = parts.add('ledger', composeLedger({ home, version, db, keychain, keychainChoice, scrubber, log }));
-    const sessions = parts.add('sessions', composeSessions({ db, ledger: ledger.service, scrubber, actor }));
+    const sessions = parts.add('sessions', composeSessions({ home, db, ledger: ledger.service, scrubber, actor }));
     const terminals = composeTerminals({ sessions: sessions.service, ledger: ledger.service, actor });
     // Disposed after the terminals: it writes their last output.
     const events = parts.add('event log', composeEventLog({ db, sessions: sessions.service, terminals: terminals.service, secrets, log }));
@@ -126,6 +127,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
     const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor }));
     const changes = parts.add('changes', composeChanges());
+    const worktrees = parts.add('worktrees', composeWorktrees({ sessions: sessions.service, ledger: ledger.service, scrubber, actor }));
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.
     parts.add('consent', consent);
@@ -143,6 +145,7 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
       ...harness.handlers,
       ...acp.handlers,
       ...changes.handlers,
+      ...worktrees.handlers,
     };
     // The contract and the handler map must name the same things; the type system checks it, this guards at runtime.
     for (const name of Object.keys(contract)) {

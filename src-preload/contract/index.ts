@@ -10,6 +10,7 @@ import { hostContract } from './host';
 import { ledgerContract } from './ledger';
 import { sessionContract } from './sessions';
 import { terminalContract } from './terminals';
+import { worktreeContract } from './worktrees';
 
 /** The one map of every call and stream between the UI and the host. Names are written here and nowhere else. */
 export const contract = {
@@ -25,6 +26,7 @@ export const contract = {
   ...harnessContract,
   ...acpContract,
   ...changesContract,
+  ...worktreeContract,
 };
 export type Contract = typeof contract;
 
@@ -43,3 +45,4 @@ export * from './host';
 export * from './ledger';
 export * from './sessions';
 export * from './terminals';
+export * from './worktrees';

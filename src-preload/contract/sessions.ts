@@ -3,12 +3,25 @@ import { call, liveList } from './define';
 
 export const SessionId = z.string().regex(/^ses_[A-Za-z0-9_-]{8,64}$/, 'expected a session id like "ses_…"');
 
+/** A session that works on its own branch in its own git worktree (docs/worktrees.md). */
+export const SessionWorktree = z.object({
+  /** The repository's checkout the session was created on (where a merge into the base runs). */
+  repo: z.string(),
+  /** The session's branch, "omni/<session name>". */
+  branch: z.string(),
+  /** The branch it started from and merges back into. */
+  base: z.string(),
+});
+export type SessionWorktree = z.infer<typeof SessionWorktree>;
+
 export const Session = z.object({
   id: SessionId,
   name: z.string(),
   /** Absolute real path of the workspace folder. */
   workspace: z.string(),
   status: z.enum(['open', 'closed']),
+  /** null: the session works in the folder itself. */
+  worktree: SessionWorktree.nullable().optional(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 });
@@ -24,8 +37,15 @@ export const sessionContract = {
     z.object({
       workspace: z.string().min(1, 'give the workspace folder as an absolute path').max(4096),
       name: SessionName.optional(),
+      /** Work on a new branch "omni/<name>" from `base` in a worktree of its own under the app home. */
+      worktree: z.object({ base: z.string().min(1, 'pick the base branch').max(250) }).optional(),
     }),
     Session,
+  ),
+  /** Whether a folder is in a git repository, and its branches, so a new session can offer a worktree. */
+  'session.gitInfo': call(
+    z.object({ workspace: z.string().min(1).max(4096) }),
+    z.object({ inRepo: z.boolean(), repo: z.string().nullable(), branches: z.array(z.string()), current: z.string().nullable() }),
   ),
   'session.list': call(z.object({ includeClosed: z.boolean().optional() }), z.array(Session)),
   'session.rename': call(z.object({ id: SessionId, name: SessionName }), Session),

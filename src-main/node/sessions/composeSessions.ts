@@ -4,10 +4,14 @@ import type { AreaComposition } from '../base/areaComposition';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
 import type { SecretScrubber } from '../vault/secretScrubber';
+import { join } from 'node:path';
+import { addWorktree } from '../worktrees/worktreeGit';
 import { createSessionHandlers } from './sessionHandlers';
 import { SessionService } from './sessionService';
 
 export interface SessionsDeps {
+  /** The app home: worktree sessions get their worktree under `<home>/worktrees/<session id>`. */
+  home: string;
   db: Database;
   ledger: Ledger;
   scrubber: SecretScrubber;
@@ -15,7 +19,7 @@ export interface SessionsDeps {
 }
 
 /** Sessions on workspace folders; the parts that run things in a session listen to `onDidClose`. */
-export function composeSessions({ db, ledger, scrubber, actor }: SessionsDeps): AreaComposition<SessionService, Handlers<typeof sessionContract>> {
-  const sessions = new SessionService(db, ledger);
+export function composeSessions({ home, db, ledger, scrubber, actor }: SessionsDeps): AreaComposition<SessionService, Handlers<typeof sessionContract>> {
+  const sessions = new SessionService(db, ledger, Date.now, (options) => addWorktree({ ...options, root: join(home, 'worktrees') }));
   return { service: sessions, handlers: createSessionHandlers(sessions, scrubber, actor), dispose: () => sessions.dispose() };
 }

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
-import { type Session, type SessionChange } from '../../../src-preload/contract';
+import { type Session, type SessionChange, type SessionWorktree } from '../../../src-preload/contract';
 import { DomainError } from '../base/domainError';
 import { Emitter } from '../../../src-preload/rpc';
 import { AsyncEmitter } from '../base/asyncEmitter';
@@ -13,8 +13,24 @@ interface Row {
   name: string;
   workspace: string;
   status: 'open' | 'closed';
+  /** JSON StoredWorktree, or null (migration 14). */
+  worktree: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** A session's worktree as stored: the contract's SessionWorktree and the worktree folder. */
+export interface StoredWorktree extends SessionWorktree {
+  path: string;
+}
+
+/** Makes a worktree for a new session (worktrees/worktreeGit.ts addWorktree, under the app home). */
+export type WorktreeMaker = (options: { workspace: string; sessionId: string; sessionName: string; base: string }) => Promise<StoredWorktree & { workspace: string }>;
+
+function parseWorktree(text: string | null): StoredWorktree | null {
+  if (!text) return null;
+  const value = JSON.parse(text) as StoredWorktree;
+  return { repo: value.repo, branch: value.branch, base: value.base, path: value.path };
 }
 
 const toSession = (row: Row): Session => ({
@@ -22,9 +38,14 @@ const toSession = (row: Row): Session => ({
   name: row.name,
   workspace: row.workspace,
   status: row.status,
+  worktree: worktreeView(parseWorktree(row.worktree)),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
+
+function worktreeView(stored: StoredWorktree | null): SessionWorktree | null {
+  return stored ? { repo: stored.repo, branch: stored.branch, base: stored.base } : null;
+}
 
 /** Resolves a workspace folder the user typed to its real path, or says exactly what is wrong with it. */
 export function resolveWorkspace(input: string): string {
@@ -64,24 +85,43 @@ export class SessionService {
     private readonly db: Database,
     private readonly ledger: Ledger,
     private readonly now: () => number = Date.now,
+    /** Makes a worktree session's worktree (composeSessions: under the app home); none: worktree sessions are refused. */
+    private readonly makeWorktree?: WorktreeMaker,
   ) {}
 
   create(workspaceInput: string, name: string | undefined, actor: string): Session {
     const workspace = resolveWorkspace(workspaceInput);
+    return this.insert(newId('ses'), name ?? basename(workspace) ?? workspace, workspace, null, actor);
+  }
+
+  /**
+   * A session on a new branch in its own worktree (docs/worktrees.md): `makeWorktree` runs `git worktree add`, and the
+   * session's workspace is the worktree (or the same sub-folder of it as `workspaceInput` is of the repository).
+   */
+  async createInWorktree(workspaceInput: string, name: string | undefined, base: string, actor: string): Promise<Session> {
+    if (!this.makeWorktree) throw new DomainError('unavailable', 'this host cannot make worktrees; create the session without "work on a new branch"');
+    const folder = resolveWorkspace(workspaceInput);
+    const id = newId('ses');
+    const sessionName = name ?? basename(folder) ?? folder;
+    const made = await this.makeWorktree({ workspace: folder, sessionId: id, sessionName, base });
+    return this.insert(id, sessionName, made.workspace, { repo: made.repo, branch: made.branch, base: made.base, path: made.path }, actor);
+  }
+
+  /** The session's worktree as stored (with its folder), or null for a session on a folder. */
+  worktreeOf(id: string): StoredWorktree | null {
+    const row = this.db.prepare<[string], Pick<Row, 'worktree'>>('SELECT worktree FROM sessions WHERE id = ?').get(id);
+    if (!row) throw new DomainError('not_found', `no session with id ${id}`);
+    return parseWorktree(row.worktree);
+  }
+
+  private insert(id: string, name: string, workspace: string, worktree: StoredWorktree | null, actor: string): Session {
     const ts = this.now();
-    const row: Row = {
-      id: newId('ses'),
-      name: name ?? basename(workspace) ?? workspace,
-      workspace,
-      status: 'open',
-      created_at: ts,
-      updated_at: ts,
-    };
+    const row: Row = { id, name, workspace, status: 'open', worktree: worktree ? JSON.stringify(worktree) : null, created_at: ts, updated_at: ts };
     this.ledger.transact(() => {
       this.db
-        .prepare('INSERT INTO sessions (id, name, workspace, status, created_at, updated_at) VALUES (@id, @name, @workspace, @status, @created_at, @updated_at)')
+        .prepare('INSERT INTO sessions (id, name, workspace, status, worktree, created_at, updated_at) VALUES (@id, @name, @workspace, @status, @worktree, @created_at, @updated_at)')
         .run(row);
-      this.ledger.append({ type: 'session.create', actor, sessionId: row.id, payload: { name: row.name, workspace } });
+      this.ledger.append({ type: 'session.create', actor, sessionId: row.id, payload: { name: row.name, workspace, ...(worktree ? { worktree } : {}) } });
     });
     const session = toSession(row);
     this.changed.fire({ kind: 'created', session });
