@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SessionNotification, NewSessionResponse, LoadSessionResponse } from '@agentclientprotocol/sdk';
 import type { AcpAgent, AcpConversation, AcpEntry, AcpInstallProgress } from '../../../src-preload/contract/acp';
 import { Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
+import type { TurnRecorder } from '../changes/turnRecorder';
 import type { ConsentEngine } from '../consent/consentEngine';
 import type { EventLog } from '../eventlog/eventLog';
 import type { ExecService } from '../exec/execService';
@@ -37,6 +38,8 @@ export interface AcpServiceOptions {
   env?: () => Record<string, string>;
   connection?: AcpConnectionOptions;
   onError?: (error: unknown) => void;
+  /** The session's changes: each prompt is a turn, between a snapshot before the agent sees it and one after it ends. */
+  turns?: TurnRecorder;
 }
 
 /** A conversation whose agent runs in this host. */
@@ -196,8 +199,13 @@ export class AcpService {
     // with it, before the agent sees the prompt. Each wait blocks the host's thread on the writer, which runs at a
     // lower priority, and under load a wait is long (docs/performance.md#acp-conversations).
     live.replay = null;
-    this.entry(live.record, 'prompt', { text }, { durable: false });
+    const seq = this.entry(live.record, 'prompt', { text }, { durable: false });
     this.update(live, { status: 'prompting', statusReason: null });
+    // The snapshot before the turn is taken before the agent sees the prompt, so all it changes lands in the turn;
+    // meanwhile live.turn holds it, so a second prompt is refused as busy.
+    const recording = this.options.turns?.beginTurn(live.record.sessionId, { kind: 'conversation', id: conversationId, seq }, live.record.agentName, text);
+    live.turn = recording ?? null;
+    const recorded = await recording;
     const turn = live.connection.prompt(live.acpSessionId, [{ type: 'text', text }]);
     live.turn = turn;
     try {
@@ -210,6 +218,7 @@ export class AcpService {
       throw error;
     } finally {
       live.turn = null;
+      await recorded?.end();
     }
   }
 
@@ -429,12 +438,16 @@ export class AcpService {
     this.changed.fire(record);
   }
 
-  private entry(record: AcpConversation, type: AcpEntry['type'], data: unknown, options?: { durable?: boolean }): void {
+  /** Appends an entry to the conversation's log; its seq, or undefined when the log is closed. */
+  private entry(record: AcpConversation, type: AcpEntry['type'], data: unknown, options?: { durable?: boolean }): number | undefined {
     try {
-      this.entryAdded.fire(this.store.append(record, type, data, options));
+      const entry = this.store.append(record, type, data, options);
+      this.entryAdded.fire(entry);
+      return entry.seq;
     } catch (error) {
       // The event log closed under a late update (shutdown): the host goes on.
       this.onError(error);
+      return undefined;
     }
   }
 

@@ -12,7 +12,7 @@ import type { AcpProcessLauncher } from './acpProcess';
 import { createAcpSandboxLauncher } from './acpSandboxLauncher';
 import { AcpService, type AcpServiceOptions } from './acpService';
 
-export interface AcpDeps extends Pick<AcpServiceOptions, 'db' | 'events' | 'ledger' | 'sessions' | 'consent' | 'exec'> {
+export interface AcpDeps extends Pick<AcpServiceOptions, 'db' | 'events' | 'ledger' | 'sessions' | 'consent' | 'exec' | 'turns'> {
   home: string;
   log: HostLog;
   actor: string;
@@ -61,6 +61,7 @@ export function composeAcp(deps: AcpDeps): AreaComposition<AcpService, ReturnTyp
     env: deps.launcher ? undefined : () => ({}),
     whenWatched: deps.cards ? (sessionId, signal) => deps.cards!.whenWatched(sessionId, signal) : undefined,
     onError: (error) => deps.log.error('acp:', error),
+    turns: deps.turns,
   });
   const closing = deps.sessions.onDidClose(({ sessionId, actor }) => acp.stopSession(sessionId, actor));
   return {

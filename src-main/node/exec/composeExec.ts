@@ -1,5 +1,6 @@
 import type { AreaComposition } from '../base/areaComposition';
 import type { HostLog } from '../base/hostLog';
+import type { TurnRecorder } from '../changes/turnRecorder';
 import type { AgentRegistry } from '../agents/registry/agentRegistry';
 import type { ConsentEngine } from '../consent/consentEngine';
 import type { Ledger } from '../ledger/ledger';
@@ -21,6 +22,8 @@ export interface ExecDeps {
   scrubber: SecretScrubber;
   log: HostLog;
   actor: string;
+  /** The session's changes: a run an agent asked for is a turn of its own (the user's own runs are not). */
+  turns?: TurnRecorder;
 }
 
 /**
@@ -33,6 +36,7 @@ export function composeExec(deps: ExecDeps): AreaComposition<ExecService, Return
     launcher: agentRunLauncher({ sandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
     onError: (error) => log.error('exec:', error),
     scrubber,
+    recordTurn: (run) => (run.actor === deps.actor || !deps.turns ? null : deps.turns.beginTurn(run.session_id, { kind: 'shell_run', id: run.run_id }, run.actor, run.argv.join(' '))),
   });
   const started = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
   const closing = sessions.onDidClose(({ sessionId, actor }) => exec.killSessionRuns(sessionId, actor));

@@ -2,6 +2,7 @@ import { DomainError } from '../base/domainError';
 import type { BacklogMessage, Run, RunItem, ShellRequest, ShellResult } from '../../../src-preload/contract/exec';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
 import { newId } from '../base/ids';
+import type { TurnHandle } from '../changes/turnRecorder';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
 import { SecretScrubber } from '../vault/secretScrubber';
@@ -40,6 +41,8 @@ export interface ExecServiceOptions {
    * the host's, which knows the vault's registered values. Default: token shapes only.
    */
   scrubber?: SecretScrubber;
+  /** See ExecWorkerOptions.recordTurn. */
+  recordTurn?: (run: StoredRun) => Promise<TurnHandle> | null;
 }
 
 /** A poll page holds at most this many items and (past its first item) this many characters. */
@@ -100,6 +103,7 @@ export class ExecService implements Disposable {
       now: this.now,
       onError,
       onMatch: (run, match) => this.queueBacklog(run, match),
+      recordTurn: options.recordTurn,
     });
     this.worker.onDidChangeRun((runId) => this.reportRun(runId));
     this.items.onDidAppend(({ runId, item }) => {

@@ -1,5 +1,6 @@
 import { DomainError } from '../base/domainError';
 import { Emitter, type Disposable } from '../../../src-preload/rpc';
+import type { TurnHandle } from '../changes/turnRecorder';
 import type { Ledger } from '../ledger/ledger';
 import type { ExecStore, RunEnd, StoredRun } from './execStore';
 import type { Launcher, PreparedLaunch } from './launcher';
@@ -20,6 +21,11 @@ export interface ExecWorkerOptions {
   onError: (error: unknown) => void;
   /** A watcher matched (the service queues the backlog message). */
   onMatch: (run: StoredRun, match: WatchMatch) => void;
+  /**
+   * Records the run as a turn of the session's changes (a snapshot before it starts, one after it ends, however it
+   * ends); null for a run that is not recorded (the user's own). Never rejects (TurnRecorder).
+   */
+  recordTurn?: (run: StoredRun) => Promise<TurnHandle> | null;
 }
 
 interface ActiveRun {
@@ -94,7 +100,7 @@ export class ExecWorker implements Disposable {
       this.busySessions.add(sessionId);
       const active: ActiveRun = { run: store.require(runId), attempt: undefined, done: Promise.resolve() };
       this.active.set(runId, active);
-      active.done = this.execute(active)
+      active.done = this.executeRecorded(active)
         // execute reports its own failures on the run; this is for one it could not even record (a full disk).
         .catch((error: unknown) => this.options.onError(error))
         .finally(() => {
@@ -103,6 +109,16 @@ export class ExecWorker implements Disposable {
           this.waiting.add(sessionId);
           this.schedule();
         });
+    }
+  }
+
+  /** The run between the snapshots of its turn: the one before is taken before the process starts. */
+  private async executeRecorded(active: ActiveRun): Promise<void> {
+    const turn = await this.options.recordTurn?.(active.run);
+    try {
+      await this.execute(active);
+    } finally {
+      await turn?.end();
     }
   }
 

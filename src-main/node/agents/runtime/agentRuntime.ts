@@ -5,6 +5,7 @@ import type { AgentInfo, AgentRunInfo, BrokenAgent } from '../../../../src-prelo
 import { EVENT_SCHEMA_VERSION } from '../../../../src-preload/contract/agentEvents';
 import type { Disposable } from '../../../../src-preload/rpc';
 import { newId } from '../../base/ids';
+import type { TurnRecorder } from '../../changes/turnRecorder';
 import type { ConsentEngine } from '../../consent/consentEngine';
 import type { Ledger } from '../../ledger/ledger';
 import type { NativeSandbox } from '../../sandbox/native/nativeSandbox';
@@ -48,6 +49,8 @@ export interface AgentRuntimeOptions {
   takeBacklog?: (sessionId: string) => string[];
   /** Wall-clock time one step (start, the prompt, shutdown) may take, not counting time waiting for the user. */
   stepDeadlineMs?: number;
+  /** The session's changes: every run is a turn, between a snapshot before the agent starts and one after it ends. */
+  turns?: TurnRecorder;
   /** How much output one agent may send: chunks and characters per second, each with a burst. */
   outputRate?: { chunksPerSecond: number; chunkBurst: number; charsPerSecond: number; charBurst: number };
 }
@@ -205,6 +208,16 @@ export class AgentRuntime implements Disposable {
   }
 
   private async execute(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<void> {
+    const turn = await this.options.turns?.beginTurn(run.info.sessionId, { kind: 'agent_run', id: run.info.id }, agent.manifest.name, run.info.prompt);
+    try {
+      await this.executeAgent(run, agent, workspace);
+    } finally {
+      // After the staged writes are committed or dropped: the snapshot sees what the run left in the workspace.
+      await turn?.end();
+    }
+  }
+
+  private async executeAgent(run: AgentRun, agent: CatalogAgent, workspace: string): Promise<void> {
     const { manifest } = agent;
     const agentId = manifest.name;
     let running: RunningAgent | undefined;

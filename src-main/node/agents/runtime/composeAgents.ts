@@ -1,4 +1,5 @@
 import type { AreaComposition } from '../../base/areaComposition';
+import type { TurnRecorder } from '../../changes/turnRecorder';
 import type { ConsentEngine } from '../../consent/consentEngine';
 import type { ExecService } from '../../exec/execService';
 import type { Ledger } from '../../ledger/ledger';
@@ -24,6 +25,8 @@ export interface AgentsDeps {
   nativeSandbox: NativeSandbox;
   credentials: CredentialServices;
   actor: string;
+  /** The session's changes: each agent run is recorded as a turn. */
+  turns?: TurnRecorder;
 }
 
 /**
@@ -44,6 +47,7 @@ export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, R
     credentials,
     llm: { consent, modelConfigFile: modelConfigPath(deps.home), store: new AgentStore(db), audit },
     takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
+    turns: deps.turns,
   });
   return { service: agents, handlers: createAgentHandlers(agents, deps.actor), dispose: () => agents.dispose() };
 }

@@ -1,3 +1,4 @@
+import type { TurnRecorder } from '../../changes/turnRecorder';
 import type { CheckpointResumer } from '../metaShell/checkpointResumer';
 import { parseCheckpointSignal, CheckpointSignalError } from '../metaShell/checkpointSignal';
 import type { CheckpointRef, CheckpointStore } from '../metaShell/checkpointStore';
@@ -20,6 +21,8 @@ export interface AgentCallDeps {
   answerPollMs: number;
   /** Told when the run starts or stops waiting for the user. */
   onWaiting: (waiting: boolean) => void;
+  /** The session's changes: a task's call is a turn (`goal_task`), checkpoint waits and resumes included. */
+  turns?: TurnRecorder;
 }
 
 export interface AgentCallRequest {
@@ -43,6 +46,16 @@ const hostError = (data: string): AgentResponse => ({ status: 'error', data, met
  * a checkpoint.
  */
 export async function callAgent(deps: AgentCallDeps, request: AgentCallRequest): Promise<AgentResponse> {
+  // Planning changes no files of the task's: only a task's calls are turns. The snapshot before is taken first.
+  const turn = request.taskId === null ? undefined : await deps.turns?.beginTurn(deps.sessionId, { kind: 'goal_task', id: request.taskId }, request.agent, `Task ${request.taskId} (${request.role})`);
+  try {
+    return await callAgentThroughCheckpoints(deps, request);
+  } finally {
+    await turn?.end();
+  }
+}
+
+async function callAgentThroughCheckpoints(deps: AgentCallDeps, request: AgentCallRequest): Promise<AgentResponse> {
   const context = { sessionId: deps.sessionId, actor: 'host', signal: deps.signal };
   // Halt aborts `signal`: spawn_agent then stops the agent and drops its writes, and only then answers, so a halt
   // that resolves has really ended the agent (its answer is awaited, not raced).
