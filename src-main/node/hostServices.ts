@@ -3,6 +3,7 @@ import type { Handlers } from '../../src-preload/rpc';
 import { composeAcp } from './acp/composeAcp';
 import type { AcpProcessLauncher } from './acp/acpProcess';
 import { composeChanges } from './changes/composeChanges';
+import type { TurnRecorder } from './changes/turnRecorder';
 import { composeAgentRegistry } from './agents/registry/composeAgentRegistry';
 import { composeAgents } from './agents/runtime/composeAgents';
 import { AsyncDisposableStore } from './base/asyncDisposableStore';
@@ -113,6 +114,10 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
 
     const ledger = parts.add('ledger', composeLedger({ home, version, db, keychain, keychainChoice, scrubber, log }));
     const sessions = parts.add('sessions', composeSessions({ home, db, ledger: ledger.service, scrubber, actor }));
+    // Before the areas that run agents, which record each turn through it; disposed after them, so a turn that ends
+    // as they stop still gets its snapshot.
+    const changes = parts.add('changes', composeChanges({ home, db, ledger: ledger.service, sessions: sessions.service, scrubber, log, actor }));
+    const turns: TurnRecorder = changes.service;
     const terminals = composeTerminals({ sessions: sessions.service, ledger: ledger.service, actor });
     // Disposed after the terminals: it writes their last output.
     const events = parts.add('event log', composeEventLog({ db, sessions: sessions.service, terminals: terminals.service, secrets, log }));
@@ -121,12 +126,11 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     const credentials = parts.add('credentials', composeCredentials({ home, db, ledger: ledger.service, keychain, secrets, consent: consent.service, providers: options.providers, log, actor }));
     const nativeSandbox = parts.add('native sandbox', composeNativeSandbox({ home, ledger: ledger.service }));
     const registry = parts.add('agent registry', composeAgentRegistry({ home, db, ledger: ledger.service }));
-    const exec = parts.add('exec', composeExec({ db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, sandbox: nativeSandbox.service, registry: registry.service, scrubber, log, actor }));
-    const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor }));
-    const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor }));
+    const exec = parts.add('exec', composeExec({ db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, sandbox: nativeSandbox.service, registry: registry.service, scrubber, log, actor, turns }));
+    const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor, turns }));
+    const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor, turns }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, log, actor }));
-    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor }));
-    const changes = parts.add('changes', composeChanges());
+    const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor, turns }));
     const worktrees = parts.add('worktrees', composeWorktrees({ sessions: sessions.service, ledger: ledger.service, scrubber, actor }));
     // Added last, so disposed first: prompts still waiting are denied (and recorded) while the ledger is open, and no
     // run stopping after it waits on an answer.

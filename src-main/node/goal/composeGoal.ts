@@ -1,4 +1,5 @@
 import type { AreaComposition } from '../base/areaComposition';
+import type { TurnRecorder } from '../changes/turnRecorder';
 import type { AgentRuntime } from '../agents/runtime/agentRuntime';
 import type { EventLog } from '../eventlog/eventLog';
 import type { Ledger } from '../ledger/ledger';
@@ -10,6 +11,8 @@ import { CheckpointStore, ContextRecorder, ProgressLog } from './metaShell';
 import { SpawnAgentService } from './metaShell/spawnAgent';
 import type { GoalRunService } from './orchestrator/goalRunTypes';
 import { Orchestrator } from './orchestrator/orchestrator';
+import { gitInfo } from '../worktrees/worktreeGit';
+import { DomainError } from '../base/domainError';
 
 export interface GoalDeps {
   db: Database;
@@ -19,6 +22,8 @@ export interface GoalDeps {
   agents: AgentRuntime;
   scrubber: SecretScrubber;
   actor: string;
+  /** The session's changes: each goal task's agent call is a turn. */
+  turns?: TurnRecorder;
 }
 
 /** The goal feature's parts, one of each for spawn_agent, the orchestrator and the goal view. */
@@ -44,7 +49,14 @@ export function composeGoal(deps: GoalDeps): AreaComposition<GoalServices, Retur
   const checkpoints = new CheckpointStore(db, { ledger, scrub: (answer) => scrubber.scrubPayload({ answer }).answer });
   const contextRecorder = new ContextRecorder(db, ledger);
   const spawnAgent = new SpawnAgentService({ runtime: deps.agents, checkpoints, audit: (entry) => ledger.append(entry), progress });
-  const goalRuns = new Orchestrator({ spawnAgent: spawnAgent.spawn, workspaceOf: (id) => sessions.get(id).workspace, checkpoints, resumer: spawnAgent.resumer, progress, ledger });
+  // "Run in a new worktree": a worktree session on the same repository, from the branch checked out there now.
+  const newWorktreeSession = async (sessionId: string, actor: string): Promise<string> => {
+    const session = sessions.get(sessionId);
+    const info = await gitInfo(session.workspace);
+    if (!info.current) throw new DomainError('state', `${session.workspace} has no branch checked out (a detached HEAD): switch to a branch, or commit or stash the changes instead`);
+    return (await sessions.createInWorktree(session.workspace, `${session.name} goal`, info.current, actor)).id;
+  };
+  const goalRuns = new Orchestrator({ spawnAgent: spawnAgent.spawn, workspaceOf: (id) => sessions.get(id).workspace, checkpoints, resumer: spawnAgent.resumer, progress, ledger, turns: deps.turns, newWorktreeSession });
   return {
     service: { checkpoints, progress, contextRecorder, spawnAgent, goalRuns },
     handlers: createGoalHandlers({ db, sessions, events: deps.events, checkpoints, progress, contextRecorder, goalRuns }, deps.actor),

@@ -4,7 +4,9 @@ import { MetaState } from '../metaShell/metaState';
 import type { ProgressLevel, ProgressLog } from '../metaShell/progressLog';
 import type { SessionState } from '../metaShell/sessionState';
 import type { SpawnAgent } from '../metaShell/spawnAgentTypes';
+import type { TurnRecorder } from '../../changes/turnRecorder';
 import type { Ledger } from '../../ledger/ledger';
+import { DIRTY_TREE_COMMIT_MESSAGE } from '../../../../src-preload/contract/goal';
 import { callAgent, type AgentCallDeps, type AgentCallRequest } from './agentCall';
 import { CONTEXT_SOURCE } from './contextPlan';
 import { patchRecord, readRecord } from './goalRunRecord';
@@ -16,6 +18,7 @@ import { RunHaltedError, throwIfHalted } from './runHalted';
 import { buildStatePrompt, phaseFromContext } from './statePrompt';
 import { nextStep } from './taskGraph';
 import { readVerdict } from './verdict';
+import { DirtyTreeError } from './dirtyTree';
 import { WorkspaceGit } from './workspaceGit';
 
 /** What a run tells the service as it goes (the service turns it into GoalRunViews). */
@@ -31,6 +34,7 @@ export interface GoalRunDeps {
   resumer: CheckpointResumer;
   progress: ProgressLog;
   ledger: Ledger;
+  turns?: TurnRecorder;
 }
 
 /** MetaState whose every update_state is reported, so the view follows session.json step by step. */
@@ -66,6 +70,8 @@ export class GoalRunLoop {
     private readonly observer: RunObserver,
     /** Who halted (set by the service before it aborts), for the log. */
     private readonly haltedBy: () => string,
+    /** What the user answered to "the workspace has uncommitted changes" (Orchestrator asked before the run). */
+    private readonly dirtyTree?: 'commit' | 'stash',
   ) {
     this.meta = new ObservedMetaState(workspace, observer);
     this.git = new WorkspaceGit(workspace);
@@ -75,13 +81,11 @@ export class GoalRunLoop {
     try {
       let state = await this.meta.initialize({ sessionId: this.sessionId });
       this.observer.state(state);
-      if ((await this.git.ensureRepo()).created) this.log('Initialised a git repository in the workspace (each task is committed to it)');
       if (readRecord(state).stopped) await patchRecord(this.meta, (r) => delete r.stopped);
-      if (!state.plan) {
-        const baseline = (await this.git.isDirty()) ? await this.git.commitAll('Workspace as it was before the goal run') : null;
-        if (baseline) this.log(`Committed the workspace as it was before the goal run (${baseline.slice(0, 10)}); it belongs to no task`);
-        await this.plan();
-      }
+      // The plan before git: a plan that fails leaves the user's repository as it was.
+      if (!state.plan) await this.plan();
+      if ((await this.git.ensureRepo()).created) this.log('Initialised a git repository in the workspace (each task is committed to it)');
+      await this.setAsideUserWork();
       for (;;) {
         throwIfHalted(this.signal);
         state = (await this.meta.read())!;
@@ -99,6 +103,28 @@ export class GoalRunLoop {
       if (error instanceof RunHaltedError) return this.stopQuietly('halted', `Halted by ${this.haltedBy()}`);
       return this.stopQuietly('failed', error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /**
+   * The user's uncommitted work, as they answered (never without an answer): committed with the message the UI
+   * showed, or stashed. Work that appeared after the question (nothing to answer for) stops the run instead.
+   */
+  private async setAsideUserWork(): Promise<void> {
+    if (!(await this.git.isDirty())) return;
+    if (this.dirtyTree === 'commit') {
+      const commit = await this.git.commitAll(DIRTY_TREE_COMMIT_MESSAGE);
+      if (commit) this.log(`Committed your uncommitted changes as you chose (${commit.slice(0, 10)} "${DIRTY_TREE_COMMIT_MESSAGE}"); it belongs to no task`);
+      this.deps.ledger.append({ type: 'goal.dirty_tree', actor: 'host', sessionId: this.sessionId, payload: { answer: 'commit', commit } });
+      return;
+    }
+    if (this.dirtyTree === 'stash') {
+      const stash = await this.git.stash(`Omniscient Shell: before the goal run of session ${this.sessionId}`);
+      if (stash) this.log(`Stashed your uncommitted changes as you chose (${stash.slice(0, 10)}); "git stash pop" brings them back`);
+      this.deps.ledger.append({ type: 'goal.dirty_tree', actor: 'host', sessionId: this.sessionId, payload: { answer: 'stash', stash } });
+      return;
+    }
+    const files = await this.git.dirtyFiles();
+    throw new DirtyTreeError(files, files.length);
   }
 
   private async plan(): Promise<void> {
@@ -221,6 +247,7 @@ export class GoalRunLoop {
       signal: this.signal,
       answerPollMs: this.deps.config.answerPollMs,
       onWaiting: (waiting) => this.observer.activity({ phase: waiting ? 'waiting_checkpoint' : 'running' }),
+      turns: this.deps.turns,
     };
     return callAgent(deps, request);
   }

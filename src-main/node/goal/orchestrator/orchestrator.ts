@@ -1,3 +1,6 @@
+import type { TurnRecorder } from '../../changes/turnRecorder';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import type { DirtyTreeAnswer } from '../../../../src-preload/contract/goal';
 import { DomainError } from '../../base/domainError';
 import { Emitter, type Disposable } from '../../../../src-preload/rpc';
 import { CheckpointResumer } from '../metaShell/checkpointResumer';
@@ -8,14 +11,17 @@ import type { ProgressLog } from '../metaShell/progressLog';
 import { parseSessionState, type SessionState } from '../metaShell/sessionState';
 import type { SpawnAgent } from '../metaShell/spawnAgentTypes';
 import type { Ledger } from '../../ledger/ledger';
-import { hasContextPlan } from './contextPlan';
+import { CONTEXT_SOURCE, hasContextPlan, parseContextPlan } from './contextPlan';
+import { checkDirtyTree } from './dirtyTree';
 import { GoalRunLoop } from './goalRunLoop';
 import { readRecord } from './goalRunRecord';
-import type { GoalRunService, GoalRunView, RollbackResult } from './goalRunTypes';
+import type { GoalRunService, GoalRunView, RollbackResult, TaskCommitView } from './goalRunTypes';
 import { prepareResume } from './haltedRunResume';
 import { resolveConfig, type OrchestratorConfig } from './orchestratorConfig';
+import { PlanError } from './plannedTask';
+import { choosePlanner } from './planners';
 import { rollbackTask } from './taskRollback';
-import { WorkspaceGit } from './workspaceGit';
+import { GitCommandError, WorkspaceGit } from './workspaceGit';
 
 export interface OrchestratorOptions {
   /** spawn_agent (goal/metaShell/spawnAgent.ts in the app; a scripted stand-in for the LLM in tests). */
@@ -28,7 +34,17 @@ export interface OrchestratorOptions {
   progress: ProgressLog;
   ledger: Ledger;
   config?: Parameters<typeof resolveConfig>[0];
+  /**
+   * A new worktree session on the session's repository, from its current branch (the "run in a new worktree" answer
+   * to a dirty tree); its id. Absent: that answer is refused.
+   */
+  newWorktreeSession?: (sessionId: string, actor: string) => Promise<string>;
+  /** The session's changes: each task's agent call is recorded as a turn. */
+  turns?: TurnRecorder;
 }
+
+/** A task commit's patch is cut here: the board shows it, a huge generated file need not cross the bridge whole. */
+const MAX_PATCH_CHARS = 2_000_000;
 
 interface ActiveRun {
   controller: AbortController;
@@ -56,30 +72,63 @@ export class Orchestrator implements GoalRunService, Disposable {
     this.resumer = options.resumer ?? new CheckpointResumer(options.checkpoints);
   }
 
-  start(sessionId: string, actor: string): Promise<GoalRunView> {
-    return this.oneAtATime(sessionId, () => this.startNow(sessionId, actor));
+  start(sessionId: string, actor: string, dirtyTree?: DirtyTreeAnswer): Promise<GoalRunView> {
+    return this.oneAtATime(sessionId, () => this.startNow(sessionId, actor, dirtyTree));
   }
 
   halt(sessionId: string, actor: string): Promise<GoalRunView> {
     return this.oneAtATime(sessionId, () => this.haltNow(sessionId, actor));
   }
 
-  resume(sessionId: string, actor: string): Promise<GoalRunView> {
-    return this.oneAtATime(sessionId, () => this.resumeNow(sessionId, actor));
+  resume(sessionId: string, actor: string, dirtyTree?: DirtyTreeAnswer): Promise<GoalRunView> {
+    return this.oneAtATime(sessionId, () => this.resumeNow(sessionId, actor, dirtyTree));
   }
 
   rollback(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
     return this.oneAtATime(sessionId, () => this.rollbackNow(sessionId, taskId, actor));
   }
 
-  private async startNow(sessionId: string, actor: string): Promise<GoalRunView> {
+  private async startNow(sessionId: string, actor: string, dirtyTree: DirtyTreeAnswer | undefined): Promise<GoalRunView> {
     if (this.runs.has(sessionId)) return this.view(sessionId);
     const state = await this.meta(sessionId).read();
-    if (state?.status === 'halted') return this.resumeNow(sessionId, actor);
+    if (state?.status === 'halted') return this.resumeNow(sessionId, actor, dirtyTree);
     if (state?.plan && state.plan.tasks.every((t) => t.status === 'complete')) return this.refresh(sessionId);
-    this.options.ledger.append({ type: 'goal.start', actor, sessionId, payload: {} });
+    // The plan first, git after: a goal with no usable plan fails before anything of the user's is touched.
+    if (!state?.plan) this.checkPlanSource(sessionId);
+    const tree = await checkDirtyTree(new WorkspaceGit(this.options.workspaceOf(sessionId)), dirtyTree);
+    if (tree === 'worktree') return this.startInWorktree(sessionId, actor);
+    this.options.ledger.append({ type: 'goal.start', actor, sessionId, payload: tree === 'clean' ? {} : { dirtyTree: tree } });
     this.options.progress.log(sessionId, `Goal run started by ${actor}`);
-    return this.launch(sessionId);
+    return this.launch(sessionId, tree === 'clean' ? undefined : tree);
+  }
+
+  /**
+   * What planning will read, checked without running anything: context.md exists and, when the user wrote the plan
+   * there, it parses into a valid task graph (PlanError says which line is wrong). An LLM planner's answer is checked
+   * when it comes, still before the run touches git (GoalRunLoop.run).
+   */
+  private checkPlanSource(sessionId: string): void {
+    const context = this.meta(sessionId).readContext();
+    if (!context) throw new PlanError(CONTEXT_SOURCE, 'does not exist; write the goal there (and, to plan it yourself, a "## Plan" section; see docs/orchestrator.md), then run again');
+    if (choosePlanner(this.config.planner, context.text, this.config.agents.planner).kind === 'deterministic') parseContextPlan(context.text);
+  }
+
+  /**
+   * The "run in a new worktree" answer: a new worktree session on the same repository (from its current branch, so
+   * the user's uncommitted files stay where they are, untouched), the goal (context.md) copied there, and the run
+   * started in it. The answer is that session's view.
+   */
+  private async startInWorktree(sessionId: string, actor: string): Promise<GoalRunView> {
+    if (!this.options.newWorktreeSession) throw new DomainError('unavailable', 'this host cannot make worktree sessions; commit or stash the changes instead');
+    const created = await this.options.newWorktreeSession(sessionId, actor);
+    const from = metaPaths(this.options.workspaceOf(sessionId)).context;
+    const to = metaPaths(this.options.workspaceOf(created));
+    if (existsSync(from)) {
+      mkdirSync(to.dir, { recursive: true });
+      copyFileSync(from, to.context);
+    }
+    this.options.progress.log(sessionId, `The workspace had uncommitted changes: the goal runs in the new worktree session ${created} instead`);
+    return this.start(created, actor);
   }
 
   private async haltNow(sessionId: string, actor: string): Promise<GoalRunView> {
@@ -101,13 +150,16 @@ export class Orchestrator implements GoalRunService, Disposable {
     return this.refresh(sessionId);
   }
 
-  private async resumeNow(sessionId: string, actor: string): Promise<GoalRunView> {
+  private async resumeNow(sessionId: string, actor: string, dirtyTree: DirtyTreeAnswer | undefined): Promise<GoalRunView> {
     if (this.runs.has(sessionId)) return this.view(sessionId);
+    // The next task's commit would take the user's edits made while the run was halted: asked first, as at Run.
+    const tree = await checkDirtyTree(new WorkspaceGit(this.options.workspaceOf(sessionId)), dirtyTree);
+    if (tree === 'worktree') throw new DomainError('state', 'a halted run resumes in its own workspace; commit or stash the changes to resume it');
     const meta = this.meta(sessionId);
     await prepareResume({ meta, checkpoints: this.options.checkpoints, resumer: this.resumer, progress: this.options.progress }, sessionId, actor);
     this.options.ledger.append({ type: 'goal.resume', actor, sessionId, payload: {} });
     this.options.progress.log(sessionId, `Goal run resumed by ${actor}`);
-    return this.launch(sessionId);
+    return this.launch(sessionId, tree === 'clean' ? undefined : tree);
   }
 
   private async rollbackNow(sessionId: string, taskId: string, actor: string): Promise<RollbackResult> {
@@ -116,6 +168,22 @@ export class Orchestrator implements GoalRunService, Disposable {
     const result = await rollbackTask({ meta: this.meta(sessionId), git: new WorkspaceGit(workspace), ledger: this.options.ledger, progress: this.options.progress }, sessionId, taskId, actor);
     this.refresh(sessionId);
     return result;
+  }
+
+  /** `git show` of one of the plan's task commits: its files (--stat) and its patch. */
+  async showCommit(sessionId: string, commit: string): Promise<TaskCommitView> {
+    const state = await this.meta(sessionId).read();
+    const known = (state?.plan?.tasks ?? []).flatMap((t) => t.commits ?? []);
+    const full = known.find((c) => c === commit || c.startsWith(commit));
+    if (!full) throw new DomainError('not_found', `commit ${commit} is not a commit of this session's goal run tasks`);
+    try {
+      const shown = await new WorkspaceGit(this.options.workspaceOf(sessionId)).show(full);
+      const truncated = shown.patch.length > MAX_PATCH_CHARS;
+      return { commit: shown.commit, stat: shown.stat, patch: truncated ? shown.patch.slice(0, MAX_PATCH_CHARS) : shown.patch, truncated };
+    } catch (error) {
+      if (error instanceof GitCommandError) throw new DomainError('not_found', `commit ${commit} is not in the workspace's history any more (was the branch changed or rewritten?)`);
+      throw error;
+    }
   }
 
   view(sessionId: string): GoalRunView {
@@ -155,11 +223,11 @@ export class Orchestrator implements GoalRunService, Disposable {
     return result;
   }
 
-  private launch(sessionId: string): GoalRunView {
+  private launch(sessionId: string, dirtyTree?: 'commit' | 'stash'): GoalRunView {
     const run: ActiveRun = { controller: new AbortController(), done: Promise.resolve(), haltedBy: 'user', phase: 'running', activeTaskId: null };
     this.runs.set(sessionId, run);
     const loop = new GoalRunLoop(
-      { config: this.config, spawnAgent: this.options.spawnAgent, checkpoints: this.options.checkpoints, resumer: this.resumer, progress: this.options.progress, ledger: this.options.ledger },
+      { config: this.config, spawnAgent: this.options.spawnAgent, checkpoints: this.options.checkpoints, resumer: this.resumer, progress: this.options.progress, ledger: this.options.ledger, turns: this.options.turns },
       sessionId,
       this.options.workspaceOf(sessionId),
       run.controller.signal,
@@ -172,6 +240,7 @@ export class Orchestrator implements GoalRunService, Disposable {
         },
       },
       () => run.haltedBy,
+      dirtyTree,
     );
     run.done = loop.run().finally(() => {
       this.runs.delete(sessionId);
