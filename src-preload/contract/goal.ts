@@ -15,7 +15,8 @@ export const GoalJson: z.ZodType<GoalJson> = z.lazy(() => z.union([z.string(), z
 export const GoalTask = z.object({
   id: z.string(),
   title: z.string(),
-  status: z.enum(['pending', 'complete', 'failed']),
+  /** stale: it was complete, but a task it depends on (directly or not) was rolled back since; Run executes it again. */
+  status: z.enum(['pending', 'complete', 'failed', 'stale']),
   dependencies: z.array(z.string()),
   commits: z.array(z.string()).optional(),
 });
@@ -108,6 +109,24 @@ export type ProgressEntry = z.infer<typeof ProgressEntry>;
 
 const BySession = z.object({ sessionId: SessionId });
 
+/**
+ * The user's answer to "the workspace has uncommitted changes" before a goal run (which commits each task): commit
+ * them first (with DIRTY_TREE_COMMIT_MESSAGE), stash them (git stash, back with `git stash pop`), or run the goal in a
+ * new worktree session instead (the answer's view is then that session's). Without an answer a run on a dirty tree
+ * is refused with the DomainError reference DIRTY_TREE_REFERENCE, its issues naming the files (path DIRTY_TREE_FIELD).
+ */
+export const DirtyTreeAnswer = z.enum(['commit', 'stash', 'worktree']);
+export type DirtyTreeAnswer = z.infer<typeof DirtyTreeAnswer>;
+export const DIRTY_TREE_REFERENCE = 'DIRTY_TREE';
+export const DIRTY_TREE_FIELD = 'dirtyTree';
+export const DIRTY_TREE_COMMIT_MESSAGE = 'Work in progress, committed before a goal run';
+
+const StartRun = z.object({ sessionId: SessionId, dirtyTree: DirtyTreeAnswer.optional() });
+
+/** A task's commit as `git show` has it: header and --stat, then the patch (cut at `truncated`). */
+export const TaskCommitView = z.object({ commit: z.string(), stat: z.string(), patch: z.string(), truncated: z.boolean() });
+export type TaskCommitView = z.infer<typeof TaskCommitView>;
+
 export const goalContract = {
   /** `.meta/context.md` of the session's workspace. */
   'goal.context': call(BySession, ContextFile),
@@ -126,11 +145,13 @@ export const goalContract = {
   /** `.meta/session.json`, or why it cannot be read. */
   'goal.sessionState': call(BySession, SessionStateRead),
   'goal.view': call(BySession, GoalRunView),
-  'goal.start': call(BySession, GoalRunView),
+  'goal.start': call(StartRun, GoalRunView),
   'goal.halt': call(BySession, GoalRunView),
-  'goal.resume': call(BySession, GoalRunView),
+  'goal.resume': call(StartRun, GoalRunView),
   /** Reverts the task's commits (git revert, history kept) and marks it pending again. */
   'goal.rollback': call(z.object({ sessionId: SessionId, taskId: z.string().min(1, 'name the task to roll back').max(200) }), RollbackResult),
+  /** What one of the plan's task commits changed (files and diff). */
+  'goal.commit': call(z.object({ sessionId: SessionId, commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'expected a commit id (hex)') }), TaskCommitView),
   /** Checkpoints of the session still waiting for the user (oldest first); also after a reload or a host restart. */
   'goal.checkpoints': call(BySession, z.array(GoalCheckpoint)),
   /**

@@ -57,20 +57,24 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
       sessions.get(sessionId);
       return goalRuns.view(sessionId);
     },
-    'goal.start': ({ sessionId }) => {
+    'goal.start': ({ sessionId, dirtyTree }) => {
       const session = sessions.getOpen(sessionId);
       // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
       contextRecorder.noteContextChange(session.workspace, sessionId);
-      return goalRuns.start(sessionId, actor);
+      return goalRuns.start(sessionId, actor, dirtyTree);
     },
     'goal.halt': ({ sessionId }) => {
       sessions.get(sessionId);
       return goalRuns.halt(sessionId, actor);
     },
-    'goal.resume': ({ sessionId }) => {
+    'goal.resume': ({ sessionId, dirtyTree }) => {
       const session = sessions.getOpen(sessionId);
       contextRecorder.noteContextChange(session.workspace, sessionId);
-      return goalRuns.resume(sessionId, actor);
+      return goalRuns.resume(sessionId, actor, dirtyTree);
+    },
+    'goal.commit': ({ sessionId, commit }) => {
+      sessions.get(sessionId);
+      return goalRuns.showCommit(sessionId, commit);
     },
     'goal.rollback': ({ sessionId, taskId }) => {
       sessions.getOpen(sessionId);

@@ -144,7 +144,9 @@ test('a failing check: gapCount grows with each retry until the circuit breaker 
 
   writeFileSync(join(host.workspace, 'secret.key'), 'k\n');
   await host.services.handlers['goal.answer']({ sessionId: host.sessionId, resumeId: question.resumeId, answer: 'I created secret.key' }, CONNECTION);
-  await goalRuns.resume(host.sessionId, 'user');
+  // The user's fix is uncommitted work: Resume asks what to do with it first (test/goal/dirtyTree.test.ts).
+  await assert.rejects(goalRuns.resume(host.sessionId, 'user'), { name: 'DirtyTreeError' });
+  await goalRuns.resume(host.sessionId, 'user', 'commit');
   const done = await host.runUntil(['done', 'failed', 'halted'], 'the resumed run to end');
   assert.equal(done.phase, 'done', done.message ?? '');
   assert.equal(done.state!.gapCount, 0);

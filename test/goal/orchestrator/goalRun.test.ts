@@ -41,7 +41,8 @@ describe('goal run: plan, execute in dependency order, commit, verify', () => {
     fx.writeContext(CONTEXT);
     writeFileSync(join(fx.workspace, 'README.md'), 'user file\n');
     fx.start();
-    const view = await fx.run();
+    // The user's file is uncommitted: the run asks (test/goal/dirtyTree.test.ts), and this user answered "commit".
+    const view = await fx.run('commit');
 
     assert.equal(view.phase, 'done', view.message ?? '');
     assert.equal(view.planner, 'deterministic');
@@ -64,12 +65,12 @@ describe('goal run: plan, execute in dependency order, commit, verify', () => {
       assert.equal(fx.git('show', '--name-only', '--format=', task.commits![0]), `task-${task.id}.txt`);
       assert.match(fx.git('log', '-1', '--format=%s', task.commits![0]), new RegExp(`^Task ${task.id}: `));
     }
-    // The user's file was committed before the run, in a commit of its own that belongs to no task.
-    assert.equal(fx.git('log', '--format=%s').split('\n').at(-1), 'Workspace as it was before the goal run');
+    // The user's file was committed before the run, as they chose, in a commit of its own that belongs to no task.
+    assert.equal(fx.git('log', '--format=%s').split('\n').at(-1), 'Work in progress, committed before a goal run');
     assert.equal(fx.git('status', '--porcelain', '--', '.', ':(exclude).meta'), '');
     assert.ok(fx.logged.some((e) => /^Task 02: committed [0-9a-f]{10}$/.test(e.message)));
     assert.ok(fx.logged.some((e) => e.message === 'All 3 tasks complete'));
-    assert.deepEqual(fx.ledgerTypes().filter((t) => t.startsWith('goal.')), ['goal.start', 'goal.plan', 'goal.task_commit', 'goal.task_commit', 'goal.task_commit']);
+    assert.deepEqual(fx.ledgerTypes().filter((t) => t.startsWith('goal.')), ['goal.start', 'goal.plan', 'goal.dirty_tree', 'goal.task_commit', 'goal.task_commit', 'goal.task_commit']);
   });
 
   it('a double click on Run (and a Resume from another window) starts one run, not two', async () => {
@@ -96,21 +97,17 @@ describe('goal run: plan, execute in dependency order, commit, verify', () => {
     assert.equal(execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: parent, encoding: 'utf8' }).trim(), 'elsewhere.txt');
   });
 
-  it('a malformed plan stops the run before any agent runs, naming the line', async () => {
+  it('a malformed plan is refused at Run, naming the line, before any agent runs or git is touched', async () => {
     fx = new GoalRunFixture({ executor: writes({ 'a.txt': 'a' }), verifier: pass });
     fx.writeContext('# P\n\n## Plan\n- [01] Setup\n- [02] Schema (after 01, 09)\n');
     fx.start();
-    const view = await fx.run();
-    assert.equal(view.phase, 'failed');
-    assert.equal(view.message, '.meta/context.md line 5: "Schema" (task 02) depends on "09", which is not a task of the plan (tasks: 01, 02)');
-    assert.equal(view.state!.status, 'halted');
+    await assert.rejects(fx.run(), { message: '.meta/context.md line 5: "Schema" (task 02) depends on "09", which is not a task of the plan (tasks: 01, 02)' });
     assert.equal(fx.calls.length, 0);
-    assert.ok(fx.logged.some((e) => e.level === 'error' && e.message === view.message));
+    assert.equal(existsSync(join(fx.workspace, '.git')), false, 'no repository was even created');
 
-    // Fixed and resumed: it plans and runs.
+    // Fixed and run again: it plans and runs.
     fx.writeContext('# P\n\n## Plan\n- [01] Setup\n- [02] Schema (after 01)\n');
-    await fx.orchestrator.resume(SESSION, 'user');
-    assert.equal((await fx.orchestrator.whenIdle(SESSION)).phase, 'done');
+    assert.equal((await fx.run()).phase, 'done');
   });
 
   it('plans with the planner agent when context.md has no plan; its JSON is validated and a cycle is refused', async () => {

@@ -7,7 +7,7 @@ import { CheckpointStore, MetaState, ProgressLog, type ProgressEntry, type Sessi
 import type { AgentResponse, SpawnAgentOptions, SpawnContext } from '../../../src-main/node/goal/metaShell/spawnAgentTypes';
 import { Ledger } from '../../../src-main/node/ledger/ledger';
 import { Orchestrator, type OrchestratorOptions } from '../../../src-main/node/goal/orchestrator/orchestrator';
-import type { GoalRunView } from '../../../src-main/node/goal/orchestrator/goalRunTypes';
+import type { DirtyTreeChoice, GoalRunView } from '../../../src-main/node/goal/orchestrator/goalRunTypes';
 import { openDatabase, type Database } from '../../../src-main/node/store/database';
 import { tempDir, waitFor } from '../../helpers';
 
@@ -75,9 +75,9 @@ export class GoalRunFixture {
     writeFileSync(join(this.workspace, '.meta', 'context.md'), text);
   }
 
-  /** Starts a run and waits until it has ended. */
-  async run(): Promise<GoalRunView> {
-    await this.orchestrator.start(SESSION, 'user');
+  /** Starts a run (with the user's answer to uncommitted changes, if any) and waits until it has ended. */
+  async run(dirtyTree?: DirtyTreeChoice): Promise<GoalRunView> {
+    await this.orchestrator.start(SESSION, 'user', dirtyTree);
     return this.orchestrator.whenIdle(SESSION);
   }
 

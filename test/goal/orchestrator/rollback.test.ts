@@ -112,9 +112,8 @@ describe('goal run: rollback(taskId)', () => {
     const path = process.env.PATH;
     process.env.PATH = mkdtempSync(join(tmpdir(), 'omni-no-git-'));
     try {
-      const view = await fx.run();
-      assert.equal(view.phase, 'failed');
-      assert.match(view.message!, /^git is not installed or not on PATH \(.*\); the goal run commits each task with git: install git/);
+      // Run is refused at once (it checks the workspace with git before it starts).
+      await assert.rejects(fx.run(), { message: /^git is not installed or not on PATH \(.*\); the goal run commits each task with git: install git/ });
       assert.equal(fx.calls.length, 0);
     } finally {
       process.env.PATH = path;
@@ -129,9 +128,8 @@ describe('goal run: rollback(taskId)', () => {
     fx.git('config', '--local', 'filter.planted.clean', `touch ${marker}; cat`);
     writeFileSync(join(fx.workspace, '.gitattributes'), '* filter=planted\n');
     fx.start();
-    const view = await fx.run();
-    assert.equal(view.phase, 'failed');
-    assert.match(view.message!, /^the workspace's \.git\/config sets filter\.planted\.clean: a command git would run on the host while the goal run commits\. .*\(git config --local --unset filter\.planted\.clean\)/);
+    // Refused at Run: even reading the workspace's status would run the filter.
+    await assert.rejects(fx.run(), { message: /^the workspace's \.git\/config sets filter\.planted\.clean: a command git would run on the host while the goal run commits\. .*\(git config --local --unset filter\.planted\.clean\)/ });
     assert.equal(existsSync(marker), false, 'the planted filter never ran');
     assert.equal(fx.calls.length, 0);
   });

@@ -8,7 +8,8 @@ import { DomainError } from '../../base/domainError';
  * Every field of the spec is here; objects are strict so a misspelt field is named instead of silently ignored.
  */
 export const SESSION_STATUSES = ['planning', 'executing', 'verifying', 'halted'] as const;
-export const TASK_STATUSES = ['pending', 'complete', 'failed'] as const;
+// stale is the host's: a complete task one of whose dependencies was rolled back (it runs again like a pending one).
+export const TASK_STATUSES = ['pending', 'complete', 'failed', 'stale'] as const;
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>

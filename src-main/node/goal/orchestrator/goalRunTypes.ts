@@ -25,13 +25,29 @@ export interface RollbackResult {
   revertCommits: string[];
 }
 
+/** A task commit as `git show` has it (contract goal.ts TaskCommitView). */
+export interface TaskCommitView {
+  commit: string;
+  stat: string;
+  patch: string;
+  truncated: boolean;
+}
+
+/** The answer to "the workspace has uncommitted changes" (contract goal.ts DirtyTreeAnswer). */
+export type DirtyTreeChoice = 'commit' | 'stash' | 'worktree';
+
 export interface GoalRunService {
-  /** Run: plan (if there is no plan yet) and execute tasks in dependency order. Resolves once started. */
-  start(sessionId: string, actor: string): Promise<GoalRunView>;
+  /**
+   * Run: plan (if there is no plan yet) and execute tasks in dependency order. Resolves once started. On uncommitted
+   * changes without `dirtyTree`, DirtyTreeError (nothing touched); "worktree" answers with the new session's view.
+   */
+  start(sessionId: string, actor: string, dirtyTree?: DirtyTreeChoice): Promise<GoalRunView>;
   /** Halt: stop the running agent (its partial writes are rolled back) and set status "halted". */
   halt(sessionId: string, actor: string): Promise<GoalRunView>;
   /** Resume a halted run where it stopped. */
-  resume(sessionId: string, actor: string): Promise<GoalRunView>;
+  resume(sessionId: string, actor: string, dirtyTree?: DirtyTreeChoice): Promise<GoalRunView>;
+  /** What one of the plan's task commits changed. */
+  showCommit(sessionId: string, commit: string): Promise<TaskCommitView>;
   /** Revert a task's commits with `git revert` (never rewriting history), mark it pending again, ledger it. */
   rollback(sessionId: string, taskId: string, actor: string): Promise<RollbackResult>;
   view(sessionId: string): GoalRunView;

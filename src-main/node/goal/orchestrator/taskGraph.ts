@@ -32,12 +32,15 @@ export function validateTaskGraph(tasks: readonly PlannedTask[], source: string,
   }
 }
 
-/** What the loop does next: the first pending task (in plan order) whose dependencies are all complete. */
+/**
+ * What the loop does next: the first pending or stale task (in plan order) whose dependencies are all complete (a
+ * stale one was complete before a task it builds on was rolled back, so it runs again).
+ */
 export type NextStep = { kind: 'task'; index: number } | { kind: 'done' } | { kind: 'blocked'; reason: string };
 
 export function nextStep(tasks: readonly { id: string; status: string; dependencies: readonly string[] }[]): NextStep {
   const status = new Map(tasks.map((t) => [t.id, t.status]));
-  const ready = tasks.findIndex((t) => t.status === 'pending' && t.dependencies.every((d) => status.get(d) === 'complete'));
+  const ready = tasks.findIndex((t) => (t.status === 'pending' || t.status === 'stale') && t.dependencies.every((d) => status.get(d) === 'complete'));
   if (ready >= 0) return { kind: 'task', index: ready };
   if (tasks.every((t) => t.status === 'complete')) return { kind: 'done' };
   const failed = tasks.filter((t) => t.status === 'failed').map((t) => t.id);

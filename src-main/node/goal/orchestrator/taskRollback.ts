@@ -46,7 +46,26 @@ export async function rollbackTask(
     throw error;
   }
   await deps.meta.updateState(`plan.tasks.${index}`, { ...task, status: 'pending', commits: [] });
+  // What was built on the task is no longer "complete": every task that depends on it, directly or not, is stale.
+  const stale = dependentsOf(tasks, taskId).filter((i) => tasks[i].status === 'complete');
+  for (const i of stale) await deps.meta.updateState(`plan.tasks.${i}.status`, 'stale');
   deps.ledger.append({ type: 'goal.rollback', actor, sessionId, payload: { taskId, reverted, revertCommits } });
   deps.progress.log(sessionId, `Task ${taskId} rolled back by ${actor}: reverted ${reverted.map((c) => c.slice(0, 10)).join(', ')} in ${revertCommits[0].slice(0, 10)}; the task is pending again`, 'warn');
+  if (stale.length > 0) deps.progress.log(sessionId, `Task ${stale.map((i) => tasks[i].id).join(', ')} built on task ${taskId}: marked stale, the next run executes ${stale.length > 1 ? 'them' : 'it'} again`, 'warn');
   return { taskId, reverted, revertCommits };
+}
+
+/** Indexes of the tasks that depend on `taskId`, directly or through other tasks. */
+function dependentsOf(tasks: readonly { id: string; dependencies: readonly string[] }[], taskId: string): number[] {
+  const found = new Set<string>([taskId]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const t of tasks) {
+      if (!found.has(t.id) && t.dependencies.some((d) => found.has(d))) {
+        found.add(t.id);
+        grew = true;
+      }
+    }
+  }
+  return tasks.flatMap((t, i) => (t.id !== taskId && found.has(t.id) ? [i] : []));
 }
