@@ -15,6 +15,7 @@ import { openTerminal } from '../features/terminals/terminalActions';
 import { TerminalCard } from '../features/terminals/TerminalCard';
 import { useTerminals } from '../features/terminals/terminalsStore';
 import { useSessionTerminals } from '../features/terminals/useSessionTerminals';
+import { WorktreeBar } from '../features/worktrees/WorktreeBar';
 import { errorMessage } from '../ui/errorMessage';
 
 /** A terminal another feature started (a CLI session of the harness) joins the session's terminals, focused. */
@@ -74,6 +75,7 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
         </p>
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
+      {session.worktree && <WorktreeBar session={{ ...session, worktree: session.worktree }} />}
       <SessionGoal session={session} hidden={hidden} />
       <ChangesPanel session={session} />
       <SessionAgents

@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import type { GoalRunView } from '../../../src-preload/contract';
+import type { DirtyTreeAnswer, GoalRunView } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
+import { useSessions } from '../../ui/sessionsStore';
+import { DirtyTreeQuestion, dirtyTreeFiles } from './DirtyTreeQuestion';
 import { controlsFor, phaseLabels } from './goalFormat';
 import { useGoal } from './goalStore';
 
@@ -12,18 +14,26 @@ export function GoalControls({ sessionId, view, viewError, disabled }: { session
   const client = useConnection((s) => s.client);
   const [busy, setBusy] = useState<Action | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The host's question before a run that would commit the user's uncommitted work; answered, the action is retried.
+  const [dirty, setDirty] = useState<{ action: 'goal.start' | 'goal.resume'; files: string[] } | null>(null);
   const allowed = controlsFor(view?.phase ?? null);
   const unavailable = !client || disabled || viewError !== null || busy !== null;
 
-  async function act(action: Action): Promise<void> {
+  async function act(action: Action, dirtyTree?: DirtyTreeAnswer): Promise<void> {
     if (!client) return;
     setBusy(action);
     setError(null);
     try {
+      const view = await client.call(action, { sessionId, ...(dirtyTree && action !== 'goal.halt' ? { dirtyTree } : {}) });
+      setDirty(null);
       // The stream brings the new view too; taking the answer's keeps the buttons right even before it arrives.
-      useGoal.getState().setView(sessionId, await client.call(action, { sessionId }));
+      useGoal.getState().setView(view.sessionId, view);
+      // "Run in a new worktree": the run is in the new session; show it.
+      if (view.sessionId !== sessionId) useSessions.getState().select(view.sessionId);
     } catch (e) {
-      setError(errorMessage(e));
+      const files = action === 'goal.halt' ? null : dirtyTreeFiles(e);
+      if (files && action !== 'goal.halt') setDirty({ action, files });
+      else setError(errorMessage(e));
     } finally {
       setBusy(null);
     }
@@ -48,6 +58,15 @@ export function GoalControls({ sessionId, view, viewError, disabled }: { session
           <span className="muted"> · {view.planner === 'llm' ? 'LLM planner' : 'deterministic planner'}</span>
           {view.message && <span className="goal-phase-message"> · {view.message}</span>}
         </span>
+      )}
+      {dirty && (
+        <DirtyTreeQuestion
+          files={dirty.files}
+          allowWorktree={dirty.action === 'goal.start'}
+          busy={busy !== null}
+          onAnswer={(answer) => void act(dirty.action, answer)}
+          onCancel={() => setDirty(null)}
+        />
       )}
       {viewError && (
         <small className="item-error" role="alert" data-testid="goal-unavailable">

@@ -4,6 +4,7 @@ import { useConnection } from '../../bridge/connectionStore';
 import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { shortCommit } from './goalFormat';
+import { TaskCommitView } from './TaskCommitView';
 
 type Rollback = { kind: 'idle' } | { kind: 'confirm' } | { kind: 'running' } | { kind: 'done'; result: RollbackResult } | { kind: 'failed'; message: string };
 
@@ -14,6 +15,7 @@ type Rollback = { kind: 'idle' } | { kind: 'confirm' } | { kind: 'running' } | {
 export function TaskRow({ sessionId, task, active, disabled }: { sessionId: string; task: GoalTask; active: boolean; disabled: boolean }) {
   const client = useConnection((s) => s.client);
   const [rollback, setRollback] = useState<Rollback>({ kind: 'idle' });
+  const [opened, setOpened] = useState<string | null>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const rollbackButton = useRef<HTMLButtonElement>(null);
   const commits = task.commits ?? [];
@@ -52,6 +54,7 @@ export function TaskRow({ sessionId, task, active, disabled }: { sessionId: stri
         <span className={`badge goal-task-status-${task.status}`} data-testid="goal-task-status">
           {active ? `${task.status} · active` : task.status}
         </span>
+        {task.status === 'stale' && <small className="muted">a task it builds on was rolled back; the next run does it again</small>}
       </div>
       <div className="goal-task-facts muted">
         <span data-testid="goal-task-deps">{task.dependencies.length > 0 ? `after ${task.dependencies.join(', ')}` : 'no dependencies'}</span>
@@ -59,9 +62,17 @@ export function TaskRow({ sessionId, task, active, disabled }: { sessionId: stri
           <span data-testid="goal-task-commits">
             {' · '}
             {commits.map((commit) => (
-              <code key={commit} title={commit}>
-                {shortCommit(commit)}
-              </code>
+              <button
+                key={commit}
+                type="button"
+                className="goal-task-commit"
+                data-testid="goal-task-commit"
+                title={`Show commit ${commit}: its files and diff`}
+                aria-expanded={opened === commit}
+                onClick={() => setOpened(opened === commit ? null : commit)}
+              >
+                <code>{shortCommit(commit)}</code>
+              </button>
             ))}
           </span>
         )}
@@ -104,6 +115,7 @@ export function TaskRow({ sessionId, task, active, disabled }: { sessionId: stri
           </button>
         </div>
       )}
+      {opened && <TaskCommitView sessionId={sessionId} commit={opened} onClose={() => setOpened(null)} />}
       {rollback.kind === 'done' && (
         <small className="goal-task-result" role="status" data-testid="goal-task-rollback-result">
           Reverted {rollback.result.reverted.map(shortCommit).join(', ') || 'nothing'}
