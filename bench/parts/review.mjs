@@ -48,6 +48,23 @@ const typeInto = (selector, text) => `(() => {
 })()`;
 
 /**
+ * Notes when the page's WebSocket receives the answer holding a diff's hunks (when its message event runs): what
+ * splits click → rows painted into the host's part (with the transport) and the page's.
+ */
+const WATCH_DIFF_ANSWER = `(() => {
+  const Native = window.WebSocket;
+  window.__diffAnswerAt = null;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (window.__diffAnswerAt === null && typeof e.data === 'string' && e.data.includes('"hunks"')) window.__diffAnswerAt = performance.now();
+      });
+    }
+  };
+})()`;
+
+/**
  * Clicks the badge and resolves with the ms from the click to the first diff rows painted, and how many rows the
  * DOM then holds (virtualised: a screenful, not 5,000).
  */
@@ -62,10 +79,11 @@ const OPEN_REVIEW = (badge) => `new Promise((resolve, reject) => {
     observer.disconnect();
     requestAnimationFrame(() => setTimeout(() => {
       clearTimeout(timer);
-      resolve({ ms: performance.now() - clicked, rows: rows().length, total: Number(document.querySelector('[data-testid="review-diff"]').dataset.rowCount) });
+      resolve({ ms: performance.now() - clicked, answerMs: window.__diffAnswerAt === null ? null : window.__diffAnswerAt - clicked, rows: rows().length, total: Number(document.querySelector('[data-testid="review-diff"]').dataset.rowCount) });
     }, 0));
   });
   observer.observe(document.body, { subtree: true, childList: true });
+  window.__diffAnswerAt = null;
   clicked = performance.now();
   badge.click();
 })`;
@@ -87,6 +105,7 @@ export async function measureReview({ root, log }) {
     const { id: sessionId } = await rpc.call('session.create', { workspace, name: 'review bench' });
     browser = await launchChromium();
     const { page } = browser;
+    await page.send('Page.addScriptToEvaluateOnNewDocument', { source: WATCH_DIFF_ANSWER });
     await page.navigate(host.url);
     const session = `document.querySelector('[data-testid="session-item"][data-session-id="${sessionId}"] .session-select')`;
     await page.waitFor(`!!${session}`, 'the session in the sidebar', 20_000);
@@ -110,12 +129,35 @@ export async function measureReview({ root, log }) {
       await sleep(300);
       const run = await page.evaluate(OPEN_REVIEW(badge), { awaitPromise: true, timeoutMs: 30_000 });
       runs.push(run);
-      log(`  open ${i + 1}: ${fmt(run.ms, ' ms', 1)} from the click to the first rows painted; ${run.rows} of ${run.total} rows in the DOM`);
+      log(`  open ${i + 1}: ${fmt(run.ms, ' ms', 1)} from the click to the first rows painted (the diff's answer in at ${fmt(run.answerMs, ' ms', 1)}); ${run.rows} of ${run.total} rows in the DOM`);
       await page.evaluate(`document.querySelector('[data-testid="review-close"]').click(), true`);
       await page.waitFor(`!document.querySelector('[data-testid="review"]')`, 'the review closed', 5_000);
     }
+    // Where the time goes: the review's two calls alone, from this process over the same RPC, without a page.
+    const turnId = await page.evaluate(`${badge}.dataset.turnId`);
+    const alone = { files: [], diff: [] };
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const { files } = await rpc.call('changes.files', { turnId });
+      const t1 = performance.now();
+      await rpc.call('changes.diff', { turnId, path: files[0].path });
+      alone.files.push(t1 - t0);
+      alone.diff.push(performance.now() - t1);
+    }
+    log(`  the host alone: changes.files median ${fmt(median(alone.files), ' ms', 1)}, changes.diff median ${fmt(median(alone.diff), ' ms', 1)}`);
     const ms = runs.map((r) => r.ms);
-    return { lines: REVIEW_GOALS.lines, runs: ms, medianMs: median(ms), firstMs: ms[0], domRows: runs[0].rows, totalRows: runs[0].total };
+    return {
+      lines: REVIEW_GOALS.lines,
+      runs: ms,
+      medianMs: median(ms),
+      firstMs: ms[0],
+      domRows: runs[0].rows,
+      totalRows: runs[0].total,
+      answerMs: median(runs.map((r) => r.answerMs)),
+      pageMs: median(runs.map((r) => r.ms - r.answerMs)),
+      hostFilesMs: median(alone.files),
+      hostDiffMs: median(alone.diff),
+    };
   } finally {
     rpc?.close();
     await browser?.close();
@@ -129,5 +171,7 @@ export function printReview(r, log) {
   log(`\n0f. Review: a ${r.lines.toLocaleString()}-line diff opened from its badge`);
   log(`   click → first rows painted: median ${fmt(r.medianMs, ' ms', 1)} of ${r.runs.length} opens (first ${fmt(r.firstMs, ' ms', 1)}; all: ${r.runs.map((ms) => Math.round(ms)).join(', ')} ms)`);
   log(`   rows in the DOM: ${r.domRows} of ${r.totalRows} (virtualised)`);
+  log(`   the diff's answer reached the page at ${fmt(r.answerMs, ' ms', 1)} (median); from there to rows painted ${fmt(r.pageMs, ' ms', 1)} (median)`);
+  log(`   the host's calls alone: changes.files ${fmt(r.hostFilesMs, ' ms', 1)} + changes.diff ${fmt(r.hostDiffMs, ' ms', 1)} (median, no page)`);
   log(`   goal ≤ ${REVIEW_GOALS.openMs} ms: ${ok ? 'met' : 'NOT met'}`);
 }
