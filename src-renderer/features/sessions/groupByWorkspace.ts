@@ -13,13 +13,18 @@ export function folderName(path: string): string {
   return last || path;
 }
 
-/** Sessions grouped by workspace folder, folders sorted by name, sessions newest first within a folder. */
+/**
+ * Sessions grouped by workspace folder, folders sorted by name, sessions newest first within a folder. A worktree
+ * session is listed under the repository it was created on (its own folder is a worktree under the app home, named
+ * by its id, which the user would not recognise).
+ */
 export function groupByWorkspace(sessions: readonly Session[]): WorkspaceGroup[] {
   const groups = new Map<string, Session[]>();
   for (const session of sessions) {
-    const list = groups.get(session.workspace) ?? [];
+    const folder = session.worktree?.repo ?? session.workspace;
+    const list = groups.get(folder) ?? [];
     list.push(session);
-    groups.set(session.workspace, list);
+    groups.set(folder, list);
   }
   return [...groups.entries()]
     .map(([workspace, list]) => ({

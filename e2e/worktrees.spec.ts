@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expectConnected, saveScreenshot, sessionItem, visibleSessionView } from './appDriver';
+import { expect, test } from './fixtures';
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+test.describe('worktree sessions', () => {
+  test('a session on a repository works on its own branch in its own worktree, shown in the worktree bar; Commit… and Merge… bring its work to main', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    const repo = omni.newWorkspace('wt-repo');
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'config', 'user.email', 'dev@example.invalid');
+    git(repo, 'config', 'user.name', 'Dev');
+    writeFileSync(join(repo, 'README.md'), 'hello\n');
+    git(repo, 'add', 'README.md');
+    git(repo, 'commit', '-q', '-m', 'first');
+
+    await page.getByTestId('new-session-workspace').fill(repo);
+    // In a repository the form offers the worktree, switched on, from the current branch.
+    const toggle = page.getByTestId('new-session-worktree');
+    await expect(toggle).toBeChecked();
+    await expect(page.getByTestId('new-session-base')).toHaveValue('main');
+    await page.getByTestId('new-session-name').fill('Feature one');
+    await page.getByRole('button', { name: 'New session' }).click();
+    await expect(sessionItem(page, 'Feature one')).toBeVisible();
+
+    const view = visibleSessionView(page);
+    const bar = view.getByTestId('worktree-bar');
+    await expect(bar.getByTestId('worktree-branch')).toHaveText('omni/Feature-one');
+    await expect(bar.getByTestId('worktree-base')).toHaveText('main');
+    const workspace = (await view.locator('.workspace-path').innerText()).trim();
+    expect(workspace).toContain(join(omni.home, 'worktrees'));
+    expect(git(repo, 'branch', '--list', '--format=%(refname:short)', 'omni/*')).toBe('omni/Feature-one');
+
+    // The session's change is not in the user's checkout until it is committed and merged.
+    writeFileSync(join(workspace, 'feature.txt'), 'done\n');
+    await bar.getByTestId('worktree-commit').click();
+    await expect(bar.getByTestId('worktree-commit-message')).toBeFocused();
+    await page.keyboard.type('Add the feature');
+    await page.keyboard.press('Enter');
+    await expect(bar.getByTestId('worktree-result')).toContainText('“Add the feature” on omni/Feature-one');
+    await expect(bar.getByTestId('worktree-status')).toHaveText('0 uncommitted · 1 commit not in main');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    await bar.getByTestId('worktree-merge').click();
+    await bar.getByTestId('worktree-merge-confirm').click();
+    await expect(bar.getByTestId('worktree-result')).toContainText('Merged into main (fast-forward');
+    expect(readFileSync(join(repo, 'feature.txt'), 'utf8')).toBe('done\n');
+    await expect(bar.getByTestId('worktree-status')).toHaveText('0 uncommitted · 0 commits not in main');
+    // Listed under the repository it works on, not under its worktree folder.
+    await expect(page.getByRole('region', { name: 'Workspace wt-repo' }).getByTestId('session-item')).toHaveCount(1);
+    await saveScreenshot(page, 'worktree-bar-merged');
+  });
+});
