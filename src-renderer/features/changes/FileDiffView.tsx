@@ -20,7 +20,12 @@ interface Props {
 
 function Code({ cell, lines, language }: { cell: DiffCell; lines: readonly string[]; language: Language }): ReactNode {
   const { tokens } = highlightLine(language, cell.text, stateAtLine(lines, language, cell.at));
-  return <TokenSpans tokens={tokens} />;
+  return (
+    <>
+      <TokenSpans tokens={tokens} />
+      {cell.omitted > 0 && <span className="review-cut muted">{` … ${cell.omitted.toLocaleString()} more characters`}</span>}
+    </>
+  );
 }
 
 const sideClass: Record<DiffCell['type'], string> = { ' ': 'review-context', '+': 'review-added', '-': 'review-removed' };

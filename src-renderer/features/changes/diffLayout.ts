@@ -8,7 +8,15 @@ export interface DiffCell {
   type: ' ' | '+' | '-';
   /** Index in the side's lines (DiffLayout.oldLines / newLines), which the highlighter's state is carried along. */
   at: number;
+  /** Characters of the line left out after MAX_LINE_CHARS (0 for almost every line). */
+  omitted: number;
 }
+
+/**
+ * A line is shown up to this many characters and the rest counted: a minified bundle or a hostile file can hold one
+ * line of megabytes, which would stall highlighting and layout for a row nobody can read across anyway.
+ */
+export const MAX_LINE_CHARS = 2_000;
 
 export type DiffRow =
   /** A hunk's header: where it is, its verdict and its Accept / Reject. */
@@ -55,22 +63,23 @@ export function layoutDiff(hunks: readonly Hunk[], mode: DiffMode): DiffLayout {
     };
     for (const line of hunk.lines) {
       const prefix = line[0];
-      const text = line.slice(1);
+      const text = line.slice(1, 1 + MAX_LINE_CHARS);
+      const omitted = Math.max(0, line.length - 1 - MAX_LINE_CHARS);
       if (prefix === '-') {
-        const cell: DiffCell = { no: oldNo++, text, type: '-', at: oldLines.push(text) - 1 };
+        const cell: DiffCell = { no: oldNo++, text, type: '-', at: oldLines.push(text) - 1, omitted };
         if (mode === 'unified') rows.push({ kind: 'line', hunk: h, cell, oldNo: cell.no, newNo: null });
         else removed.push(cell);
       } else if (prefix === '+') {
-        const cell: DiffCell = { no: newNo++, text, type: '+', at: newLines.push(text) - 1 };
+        const cell: DiffCell = { no: newNo++, text, type: '+', at: newLines.push(text) - 1, omitted };
         if (mode === 'unified') rows.push({ kind: 'line', hunk: h, cell, oldNo: null, newNo: cell.no });
         else added.push(cell);
       } else if (prefix === '\\') {
         if (mode === 'split') flush();
-        rows.push({ kind: 'note', hunk: h, text: line });
+        rows.push({ kind: 'note', hunk: h, text: line.slice(0, MAX_LINE_CHARS) });
       } else {
         if (mode === 'split') flush();
-        const left: DiffCell = { no: oldNo++, text, type: ' ', at: oldLines.push(text) - 1 };
-        const right: DiffCell = { no: newNo++, text, type: ' ', at: newLines.push(text) - 1 };
+        const left: DiffCell = { no: oldNo++, text, type: ' ', at: oldLines.push(text) - 1, omitted };
+        const right: DiffCell = { no: newNo++, text, type: ' ', at: newLines.push(text) - 1, omitted };
         if (mode === 'unified') rows.push({ kind: 'line', hunk: h, cell: right, oldNo: left.no, newNo: right.no });
         else rows.push({ kind: 'pair', hunk: h, left, right });
       }

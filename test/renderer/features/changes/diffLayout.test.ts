@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChangedFile, Hunk, RestorePlan } from '../../../../src-preload/contract';
-import { layoutDiff, nextHunk, type DiffRow } from '../../../../src-renderer/features/changes/diffLayout';
+import { layoutDiff, MAX_LINE_CHARS, nextHunk, type DiffRow } from '../../../../src-renderer/features/changes/diffLayout';
 import { pickFile, skippedText, statusCounts } from '../../../../src-renderer/features/changes/fileSummary';
 import { restoreSummary } from '../../../../src-renderer/features/changes/restoreSummary';
 
@@ -87,4 +87,16 @@ test('the restore plan is summed up by what happens to the files, and an empty p
   };
   assert.equal(restoreSummary(plan), '2 restored · 1 deleted · 1 recreated.');
   assert.match(restoreSummary({ snapshot: 'snap_aaaaaaaa', files: [] }), /nothing would change/);
+});
+
+test('a line of a megabyte (minified, or planted by an agent) is shown cut, with what was left out counted', () => {
+  const huge = 'x'.repeat(1_000_000);
+  const layout = layoutDiff([hunk(0, 1, 1, [`+${huge}`, ' short'])], 'unified');
+  const [, first, second] = layout.rows;
+  assert.ok(first.kind === 'line' && second.kind === 'line');
+  assert.equal(first.cell.text.length, MAX_LINE_CHARS);
+  assert.equal(first.cell.omitted, 1_000_000 - MAX_LINE_CHARS);
+  assert.equal(layout.newLines[0].length, MAX_LINE_CHARS, 'the highlighter only ever sees the part shown');
+  assert.equal(second.cell.text, 'short');
+  assert.equal(second.cell.omitted, 0);
 });
