@@ -499,4 +499,11 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 14,
+    name: 'sessions: the worktree a session works in',
+    // JSON {repo, branch, base, path}: the checkout the session was created on, its branch "omni/…", the branch it
+    // started from, and the worktree folder under the app home. NULL: the session works in the folder itself.
+    sql: `ALTER TABLE sessions ADD COLUMN worktree TEXT;`,
+  },
 ];
