@@ -2,9 +2,9 @@
 // app home) with the scripted fake ACP agent (test/acp/fakeAcpAgent.ts, scenario 'conversation'): a prompt that
 // writes notes.md through the host while this test edits src.ts in two places (whatever changed the files, the
 // turn's snapshot sees it); the prompt's "N files changed" badge opens the review; one hunk of src.ts is rejected by
-// click and the file on disk then holds exactly the other hunk; the Changes panel lists the turn, and "Restore to
-// here" on the snapshot before it shows what it will do, then puts the workspace back (notes.md gone, src.ts as
-// it was); the restore is listed as a turn of its own.
+// click and the file on disk then holds exactly the other hunk, which is accepted by keyboard; the Changes panel
+// lists the turn, and "Restore to here" on the session's first snapshot shows what it will do, then puts the
+// workspace back (notes.md gone, src.ts as it was); the restore is listed as a turn of its own.
 import type { BrowserContext } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +93,12 @@ test.describe('changes: review and rewind', () => {
     await expect(hunks.nth(1)).toHaveAttribute('data-verdict', 'rejected');
     await expect(hunks.nth(0)).toHaveAttribute('data-verdict', 'pending');
     await expect(review.getByTestId('review-file-verdict')).toHaveText('mixed');
+    expect(readFileSync(src, 'utf8')).toBe(text(ORIGINAL.map((line, i) => (i === 1 ? EDITED[1] : line))));
+    // By keyboard: k goes back to the first hunk, a accepts it; the disk keeps it.
+    await review.getByTestId('review-diff').focus();
+    await page.keyboard.press('k');
+    await page.keyboard.press('a');
+    await expect(hunks.nth(0)).toHaveAttribute('data-verdict', 'accepted');
     expect(readFileSync(src, 'utf8')).toBe(text(ORIGINAL.map((line, i) => (i === 1 ? EDITED[1] : line))));
     // Side by side shows the same hunks and keeps their verdicts.
     await review.getByTestId('review-split').click();

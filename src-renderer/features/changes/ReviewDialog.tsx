@@ -8,6 +8,25 @@ import { FileDiffView } from './FileDiffView';
 import { ReviewFileList } from './ReviewFileList';
 import { useTurnReview } from './useTurnReview';
 
+const FOCUSABLE = 'button:not([disabled]), [tabindex]:not([tabindex="-1"]), input:not([disabled]), a[href]';
+
+/** A modal keeps Tab inside it: past the last control focus goes to the first, and back. */
+function keepTabInside(container: HTMLElement, event: globalThis.KeyboardEvent): void {
+  const focusable = [...container.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  if (focusable.length === 0) return;
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  const active = document.activeElement;
+  const outside = !(active instanceof Node) || !container.contains(active);
+  if (event.shiftKey && (active === first || active === container || outside)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || outside)) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 /** The open review, if any: one for the whole window, opened by any turn's badge or the Changes panel. */
 export function ReviewHost() {
   const review = useReview((s) => s.review);
@@ -31,6 +50,10 @@ function ReviewDialog({ sessionId, turnId }: { sessionId: string; turnId: string
     dialog.current?.focus();
     // Escape closes the review wherever focus is: a button that a verdict disables drops focus to the page's body.
     const onKeyDown = (event: globalThis.KeyboardEvent): void => {
+      if (event.key === 'Tab' && dialog.current) {
+        keepTabInside(dialog.current, event);
+        return;
+      }
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       const inside = event.target instanceof Node && dialog.current?.contains(event.target);
       if (!inside && event.target !== document.body) return;
