@@ -113,6 +113,20 @@ describe('worktree sessions', () => {
     await assert.rejects(fx.worktrees.merge(s.id, 'fast-forward', 'user'), /has the branch "other" checked out, not "main": run "git switch main" there/);
   });
 
+  it('a merge that would overwrite an untracked file of the checkout is refused in git’s words, nothing changed', async () => {
+    fx = new WorktreeFixture();
+    const s = await fx.sessions.createInWorktree(fx.repo, 'untracked', 'main', 'user');
+    writeFileSync(join(s.workspace, 'new.txt'), 'from the session\n');
+    await fx.worktrees.commit(s.id, 'new file', 'user');
+    writeFileSync(join(fx.repo, 'new.txt'), 'the user’s own, untracked\n');
+    const mainBefore = fx.git(fx.repo, 'rev-parse', 'main');
+    for (const mode of ['fast-forward', 'merge-commit'] as const) {
+      await assert.rejects(fx.worktrees.merge(s.id, mode, 'user'), /git refused the merge in .*nothing was changed: [\s\S]*new\.txt[\s\S]*move those files away/);
+      assert.equal(fx.git(fx.repo, 'rev-parse', 'main'), mainBefore);
+      assert.equal(readFileSync(join(fx.repo, 'new.txt'), 'utf8'), 'the user’s own, untracked\n');
+    }
+  });
+
   it('discard lists exactly what would be lost, then removes the worktree and deletes the branch', async () => {
     fx = new WorktreeFixture();
     const s = await fx.sessions.createInWorktree(fx.repo, 'throwaway', 'main', 'user');

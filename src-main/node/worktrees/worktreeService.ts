@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DiscardPlan, MergeMode, MergeResult, WorktreeCommit, WorktreeStatus } from '../../../src-preload/contract';
 import { DomainError } from '../base/domainError';
-import { GitCommandError, SafeGit } from '../base/safeGit';
+import { SafeGit } from '../base/safeGit';
 import type { Ledger } from '../ledger/ledger';
 import type { SessionService, StoredWorktree } from '../sessions/sessionService';
 import { commitsNotIn, conflictedPaths, notMetaPathspec, uncommittedFiles } from './worktreeGit';
@@ -78,7 +78,11 @@ export class WorktreeService {
     if (mode === 'fast-forward') {
       const result = await base.run(['merge', '--ff-only', '-q', '--no-edit', branchRef], { allowFail: true });
       if (result.code !== 0) {
-        throw new DomainError('conflict', `"${tree.base}" has commits that ${tree.branch} does not, so it cannot fast-forward; merge with a merge commit instead (nothing was changed)`);
+        const canFastForward = (await base.run(['merge-base', '--is-ancestor', `refs/heads/${tree.base}`, branchRef], { allowFail: true })).code === 0;
+        if (!canFastForward) {
+          throw new DomainError('conflict', `"${tree.base}" has commits that ${tree.branch} does not, so it cannot fast-forward; merge with a merge commit instead (nothing was changed)`);
+        }
+        throw refusedMerge(tree.repo, result);
       }
     } else {
       const message = `Merge ${tree.branch} into ${tree.base}\n\nSession ${this.sessions.get(sessionId).name} (${sessionId}).`;
@@ -86,7 +90,7 @@ export class WorktreeService {
       if (result.code !== 0) {
         const paths = await conflictedPaths(base);
         await base.run(['merge', '--abort'], { allowFail: true });
-        if (paths.length === 0) throw new GitCommandError(['merge', branchRef], `${result.stderr}${result.stdout}`);
+        if (paths.length === 0) throw refusedMerge(tree.repo, result);
         this.ledger.append({ type: 'worktree.merge', actor, sessionId, payload: { branch: tree.branch, base: tree.base, mode, conflicts: paths } });
         return { kind: 'conflicts', paths };
       }
@@ -119,7 +123,8 @@ export class WorktreeService {
     const repo = new SafeGit(tree.repo, PURPOSE);
     if (existsSync(tree.path)) await repo.run(['worktree', 'remove', '--force', '--force', '--', tree.path]);
     await repo.run(['worktree', 'prune'], { allowFail: true });
-    await repo.run(['branch', '-D', '-q', '--', tree.branch], { allowFail: true });
+    const branchExists = (await repo.run(['show-ref', '--verify', '--quiet', `refs/heads/${tree.branch}`], { allowFail: true })).code === 0;
+    if (branchExists) await repo.run(['branch', '-D', '-q', '--', tree.branch]);
     this.ledger.append({ type: 'worktree.discard', actor, sessionId, payload: { branch: tree.branch, path: tree.path, lost: { uncommitted: plan.uncommitted, commits: plan.commits.map((c) => c.id) } } });
     return { removed: tree.path, deletedBranch: tree.branch };
   }
@@ -141,6 +146,15 @@ export class WorktreeService {
     if (!existsSync(tree.path)) throw new DomainError('state', `the worktree of branch ${tree.branch} (${tree.path}) was removed; nothing to commit or merge`);
     return tree;
   }
+}
+
+/**
+ * git refused the merge before changing anything, for a reason other than conflicts: most often an untracked file in
+ * the checkout that the merge would overwrite. Its own words say which files.
+ */
+function refusedMerge(repo: string, result: { stderr: string; stdout: string }): DomainError {
+  const said = `${result.stderr}${result.stdout}`.trim().split('\n').slice(0, 12).join('\n');
+  return new DomainError('state', `git refused the merge in ${repo}, nothing was changed: ${said || 'no message'}; move those files away (or commit them there) and merge again`);
 }
 
 function excerpt(lines: readonly string[]): string {
