@@ -1,7 +1,7 @@
 // What a hostile agent with write access to the workspace (and so to the repository's .git) would try against
 // worktree sessions: names that are paths or options, and commands planted in git's config or hooks.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { branchNameProblem, branchSlug } from '../../src-main/node/worktrees/branchName';
@@ -59,6 +59,21 @@ describe('worktree sessions under attack', () => {
     writeFileSync(join(session.workspace, '.gitattributes'), '* filter=planted\n');
     await assert.rejects(fx.worktrees.commit(session.id, 'msg', 'user'), /filter\.planted\.clean/);
     assert.equal(existsSync(marker), false);
+  });
+
+  it('discard removes a symlink the agent planted in the worktree, never what it points to', async () => {
+    fx = new WorktreeFixture();
+    const outside = join(fx.dir.path, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'precious.txt'), 'keep me\n');
+    const session = await fx.sessions.createInWorktree(fx.repo, 'links', 'main', 'user');
+    symlinkSync(outside, join(session.workspace, 'escape'));
+    symlinkSync(join(outside, 'precious.txt'), join(session.workspace, 'file-link'));
+    const plan = await fx.worktrees.discardPlan(session.id);
+    assert.deepEqual(plan.uncommitted, ['?? escape', '?? file-link']);
+    await fx.worktrees.discard(session.id, plan.token, 'user');
+    assert.equal(existsSync(session.workspace), false);
+    assert.equal(readFileSync(join(outside, 'precious.txt'), 'utf8'), 'keep me\n');
   });
 
   it('planted hooks (.git/hooks and a local core.hooksPath) never run during worktree add, commit or merge', async () => {
