@@ -54,4 +54,52 @@ test.describe('worktree sessions', () => {
     await expect(page.getByRole('region', { name: 'Workspace wt-repo' }).getByTestId('session-item')).toHaveCount(1);
     await saveScreenshot(page, 'worktree-bar-merged');
   });
+
+  test('Run on a checkout with uncommitted work asks first: the files listed, Escape leaves everything, "Stash them" stashes and commits nothing', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    const repo = omni.newWorkspace('dirty-repo');
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'config', 'user.email', 'dev@example.invalid');
+    git(repo, 'config', 'user.name', 'Dev');
+    writeFileSync(join(repo, 'app.txt'), 'v1\n');
+    git(repo, 'add', 'app.txt');
+    git(repo, 'commit', '-q', '-m', 'first');
+    writeFileSync(join(repo, 'app.txt'), 'v2, not committed\n');
+
+    // This session works in the checkout itself: the worktree switch turned off with one click.
+    await page.getByTestId('new-session-workspace').fill(repo);
+    await expect(page.getByTestId('new-session-worktree')).toBeChecked();
+    await page.getByTestId('new-session-worktree').uncheck();
+    await expect(page.getByTestId('new-session-base')).toBeHidden();
+    await page.getByTestId('new-session-name').fill('On the checkout');
+    await page.getByRole('button', { name: 'New session' }).click();
+    const view = visibleSessionView(page);
+    await expect(view.getByTestId('session-title')).toHaveText('On the checkout');
+    await expect(view.getByTestId('worktree-bar')).toHaveCount(0);
+
+    await page.keyboard.press('Control+Shift+G');
+    await expect(view.getByTestId('goal-panel')).toHaveAttribute('open', '');
+    await view.getByTestId('goal-context-text').fill('# Goal\n\n## Plan\n- [01] Something\n');
+    await view.getByTestId('goal-context-text').press('Control+s');
+    await expect(view.getByTestId('goal-context-status')).toHaveText(/^Saved/);
+
+    await view.getByTestId('goal-run').click();
+    const question = view.getByTestId('goal-dirty-tree');
+    await expect(question.getByTestId('goal-dirty-tree-files')).toHaveText('M app.txt');
+    await expect(question.getByTestId('goal-dirty-commit')).toBeFocused();
+    await expect(question.getByTestId('goal-dirty-commit')).toContainText('Work in progress, committed before a goal run');
+    await saveScreenshot(page, 'goal-dirty-tree-question');
+    await page.keyboard.press('Escape');
+    await expect(question).toBeHidden();
+    expect(git(repo, 'log', '--format=%s')).toBe('first');
+
+    await view.getByTestId('goal-run').click();
+    await question.getByTestId('goal-dirty-stash').click();
+    await expect(question).toBeHidden();
+    await expect.poll(() => git(repo, 'stash', 'list'), { timeout: 15_000 }).toContain('Omniscient Shell: before the goal run');
+    // git writes the stash before it resets the files: the file is polled too.
+    await expect.poll(() => readFileSync(join(repo, 'app.txt'), 'utf8')).toBe('v1\n');
+    expect(git(repo, 'log', '--format=%s', '--author=Dev')).toBe('first');
+  });
 });
