@@ -13,12 +13,15 @@ import { launchChromium } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
 import { HostRpc, startHost } from '../lib/host.mjs';
 import { productionBuild } from '../lib/productionBuild.mjs';
+import { fetchBundle, summariseProfile } from '../lib/profile.mjs';
 import { fmt, median } from '../lib/stats.mjs';
 
 export const REVIEW_GOALS = { openMs: 300, lines: 5_000 };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNS = Number(process.env.BENCH_REVIEW_RUNS ?? 7);
+/** BENCH_REVIEW_PROFILE=1: the opens run under the renderer's CPU profiler; where the page's time went is printed. */
+const PROFILE = process.env.BENCH_REVIEW_PROFILE === '1';
 const AGENT_ID = 'bench-review';
 const AGENT_PROGRAM = 'acp-bench-review';
 
@@ -125,6 +128,11 @@ export async function measureReview({ root, log }) {
       throw new Error(`${error.message} (${shown})`);
     });
     const runs = [];
+    if (PROFILE) {
+      await page.send('Profiler.enable');
+      await page.send('Profiler.setSamplingInterval', { interval: 200 });
+      await page.send('Profiler.start');
+    }
     for (let i = 0; i < RUNS; i++) {
       await sleep(300);
       const run = await page.evaluate(OPEN_REVIEW(badge), { awaitPromise: true, timeoutMs: 30_000 });
@@ -132,6 +140,12 @@ export async function measureReview({ root, log }) {
       log(`  open ${i + 1}: ${fmt(run.ms, ' ms', 1)} from the click to the first rows painted (the diff's answer in at ${fmt(run.answerMs, ' ms', 1)}); ${run.rows} of ${run.total} rows in the DOM`);
       await page.evaluate(`document.querySelector('[data-testid="review-close"]').click(), true`);
       await page.waitFor(`!document.querySelector('[data-testid="review"]')`, 'the review closed', 5_000);
+    }
+    if (PROFILE) {
+      const { profile } = await page.send('Profiler.stop');
+      const summary = summariseProfile(profile, { '/app.js': await fetchBundle(new URL('/app.js', host.url).href) });
+      log(`  renderer profile over the ${RUNS} opens: ${Object.entries(summary.groups).slice(0, 10).map(([g, ms]) => `${g} ${fmt(ms, ' ms', 0)}`).join(', ')}`);
+      log(summary.top.filter(([w]) => !w.startsWith('(idle')).slice(0, 25).map(([w, ms]) => `    ${fmt(ms, ' ms', 1).padStart(9)}  ${w}`).join('\n'));
     }
     // Where the time goes: the review's two calls alone, from this process over the same RPC, without a page.
     const turnId = await page.evaluate(`${badge}.dataset.turnId`);
