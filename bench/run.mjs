@@ -5,7 +5,7 @@
 // docs/performance.md.
 //
 // Knobs: BENCH_MB (payload size, default 50), BENCH_RUNS (throughput rounds, default 8),
-// BENCH_ONLY=throughput,coldstart,paint,agentcards,acp,review,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
+// BENCH_ONLY=throughput,coldstart,paint,agentcards,acp,review,changes,ledger,agents,sandbox, BENCH_DIAG=0 (skip the profiled diagnostic runs), BENCH_NO_BUILD=1,
 // BENCH_VARIANTS=shipped,dom (product variants), BENCH_COMPARE_ROOT=/other/checkout (an A/B run: a production build
 // of that checkout is measured in the same run, alternating with this one, under the same conditions),
 // BENCH_HOST_CPU_PROF=DIR (the throughput part's host runs with --cpu-prof; a summary is printed), BENCH_TRACE=1 (the
@@ -29,6 +29,7 @@ import { measureAgents } from './parts/agents.mjs';
 import { measureAgentCards, printAgentCards } from './parts/agentCards.mjs';
 import { measureAcp, printAcp } from './parts/acp.mjs';
 import { measureReview, printReview } from './parts/review.mjs';
+import { measureChanges, printChanges } from './parts/changes.mjs';
 import { measureExec } from './parts/exec.mjs';
 import { measureLedger } from './parts/ledger.mjs';
 import { measureNativeSandbox } from './parts/nativeSandbox.mjs';
@@ -41,7 +42,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = join(root, '.cache', 'bench');
 const payloadMb = Number(process.env.BENCH_MB ?? 50);
 const throughputRuns = Number(process.env.BENCH_RUNS ?? 8);
-const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,agentcards,acp,review,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
+const only = new Set((process.env.BENCH_ONLY ?? 'ledger,agents,agentcards,acp,review,changes,exec,sandbox,coldstart,paint,throughput').split(',').map((s) => s.trim()));
 const diagnostics = process.env.BENCH_DIAG !== '0';
 /** Which product variants to run: as shipped (its own renderer choice) and with the DOM renderer forced. */
 const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(',').map((s) => s.trim()));
@@ -141,6 +142,11 @@ if (only.has('acp')) {
 if (only.has('review')) {
   log('\nReview of a 5,000-line diff (production build)');
   await part('review', () => measureReview({ root, log }));
+}
+
+if (only.has('changes')) {
+  log('\nChanges: workspace snapshots');
+  await part('changes', () => measureChanges({ log }));
 }
 
 let host;
@@ -351,6 +357,8 @@ function printReport(r) {
   else if (r.errors.acp) log(`\n0e. ACP conversation flood: not measured (${firstLine(r.errors.acp)})`);
   if (r.review) printReview(r.review, log);
   else if (r.errors.review) log(`\n0f. Review: not measured (${firstLine(r.errors.review)})`);
+  if (r.changes) printChanges(r.changes, log);
+  else if (r.errors.changes) log(`\n0g. Changes: not measured (${firstLine(r.errors.changes)})`);
   printExec(r.exec);
   printNativeSandbox(r.nativeSandbox);
   printThroughput(r.throughput, r.errors.throughput, { log, goal: GOALS.throughputRatio });

@@ -216,6 +216,20 @@ describe('ShadowStore', () => {
     });
   });
 
+  it("writes the tree git itself would for a workspace's first snapshot of many files", async () => {
+    const files: Record<string, string> = { '.gitignore': '*.log\n', 'odd name [1]*.txt': 'odd\n', 'ü/é.txt': 'é\n', 'x.log': 'ignored\n' };
+    for (let i = 0; i < 1200; i++) files[`d${i % 12}/f${i}.txt`] = `${i}\n`;
+    const ws = workspaceWith(files);
+    const store = await ShadowStore.open(home, ws);
+    const { tree } = await store.snapshot();
+    const scratch = join(root.path, `scratch${count++}`);
+    execFileSync('git', ['init', '-q', '--bare', scratch]);
+    const env = { ...process.env, GIT_DIR: scratch, GIT_WORK_TREE: ws, GIT_INDEX_FILE: join(scratch, 'index'), GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    execFileSync('git', ['add', '-A'], { cwd: ws, env });
+    assert.equal(tree, execFileSync('git', ['write-tree'], { cwd: ws, env, encoding: 'utf8' }).trim());
+    assert.equal(treeModes(store, tree).size, 1203);
+  });
+
   it('takes concurrent snapshots of one store one after the other', async () => {
     const ws = workspaceWith({ 'a.txt': 'a\n' });
     const [one, two] = await Promise.all([ShadowStore.open(home, ws), ShadowStore.open(home, ws)]);

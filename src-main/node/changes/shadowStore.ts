@@ -29,6 +29,12 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 /** One queue per store across every ShadowStore object of this process, so two never write one index at once. */
 const queues = new Map<string, Promise<unknown>>();
 
+/**
+ * The tree each store's index was last written as, by this process: when nothing changed since (a turn that touched
+ * no file), the snapshot is that tree without another git process. Only snapshots write a store's index.
+ */
+const lastTrees = new Map<string, string>();
+
 function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
   const previous = queues.get(key) ?? Promise.resolve();
   const next = previous.then(task, task);
@@ -67,8 +73,16 @@ export class ShadowStore {
   /** Records the workspace as it is now; concurrent calls on one store are serialised. */
   snapshot(): Promise<SnapshotResult> {
     return serialised(this.storeDir, async () => {
-      const { skipped } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
+      // Forgotten until this snapshot ends: one that fails half-way leaves an index no tree was written of.
+      const known = lastTrees.get(this.storeDir);
+      lastTrees.delete(this.storeDir);
+      const { skipped, listed } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
+      if (listed === 0 && known !== undefined) {
+        lastTrees.set(this.storeDir, known);
+        return { tree: known, skipped };
+      }
       const tree = (await this.git.run(['write-tree'])).stdout.toString('utf8').trim();
+      lastTrees.set(this.storeDir, tree);
       return { tree, skipped };
     });
   }

@@ -12,6 +12,7 @@ import type { ShadowGit } from './shadowGit';
  *   hand, unreachable objects never expire.
  * - hooks, fsmonitor, attributes and excludes files: nothing from outside the store runs or changes what is stored.
  * - autocrlf, safecrlf, symlinks: files are stored byte for byte, symlinks as links (never followed).
+ * - index version 4 (prefix-compressed paths): a smaller index, which each of a snapshot's git processes reads.
  */
 const STORE_CONFIG = `[core]
 \trepositoryformatversion = 0
@@ -26,6 +27,8 @@ const STORE_CONFIG = `[core]
 \texcludesFile = /dev/null
 \tquotePath = false
 \tlogAllRefUpdates = false
+[index]
+	version = 4
 [gc]
 \tauto = 0
 \tpruneExpire = never

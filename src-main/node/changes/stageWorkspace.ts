@@ -1,5 +1,4 @@
-import type { Stats } from 'node:fs';
-import { access, constants, lstat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { SkippedFile } from '../../../src-preload/contract/changes';
 import { nulFields, type ShadowGit } from './shadowGit';
@@ -7,7 +6,14 @@ import { nulFields, type ShadowGit } from './shadowGit';
 /** Every pathspec of a snapshot: the whole workspace but the host's .meta (whatever its .gitignore files say). */
 export const SNAPSHOT_PATHSPEC = ['--', '.', ':(exclude,top).meta'];
 
-const statOrNull = (path: string): Promise<Stats | null> => lstat(path).catch(() => null);
+/** The entry's lstat, or null when there is none (gone, or a parent is no longer a folder). */
+function statOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Brings the store's index up to the workspace as it is now, and says what was left out.
@@ -26,97 +32,109 @@ const statOrNull = (path: string): Promise<Stats | null> => lstat(path).catch(()
  * A left-out path is also taken out of the index, so a file that grew over the cap does not stay in the snapshots
  * with old content.
  */
-export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; staged: number }> {
-  const [changed, added] = await Promise.all([
-    git.run(['diff-files', '-z', '--name-only', '--no-renames', ...SNAPSHOT_PATHSPEC]),
-    git.run(['ls-files', '-z', '-o', '--exclude-standard', ...SNAPSHOT_PATHSPEC]),
-  ]);
-  const listed = [...nulFields(changed.stdout), ...nulFields(added.stdout)];
-  if (listed.length === 0) return { skipped: [], staged: 0 };
+export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; listed: number }> {
+  // One walk for all three lists (docs/performance.md#changes-snapshots: two processes in parallel were not faster).
+  const listed = nulFields((await git.run(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard', ...SNAPSHOT_PATHSPEC])).stdout);
+  if (listed.length === 0) return { skipped: [], listed: 0 };
   const skipped: SkippedFile[] = [];
   const toUpdate: string[] = [];
   const toRemove: string[] = [];
   const nestedRepos = new Set<string>();
-  const hasGit = new Map<string, Promise<boolean>>();
-  const isNestedRepo = (dir: string): Promise<boolean> => {
-    let known = hasGit.get(dir);
-    if (!known) {
-      known = statOrNull(join(workspace, dir, '.git')).then((stat) => stat !== null);
-      hasGit.set(dir, known);
-    }
-    return known;
-  };
-  /** The outermost folder above `path` that holds a .git, if any (the workspace's own .git does not count). */
-  const enclosingRepo = async (path: string): Promise<string | null> => {
-    let end = path.indexOf('/');
-    while (end !== -1) {
-      const dir = path.slice(0, end);
-      if (await isNestedRepo(dir)) return dir;
-      end = path.indexOf('/', end + 1);
-    }
-    return null;
-  };
-  const dirIsReal = new Map<string, Promise<boolean>>();
-  /** Whether a folder above `path` is a link (or no folder) now: git refuses paths beyond a link, and so do we. */
-  const beyondLink = async (path: string): Promise<boolean> => {
-    let end = path.indexOf('/');
-    while (end !== -1) {
-      const dir = path.slice(0, end);
-      let real = dirIsReal.get(dir);
-      if (!real) {
-        real = statOrNull(join(workspace, dir)).then((stat) => stat === null || stat.isDirectory());
-        dirIsReal.set(dir, real);
-      }
-      if (!(await real)) return true;
-      end = path.indexOf('/', end + 1);
-    }
-    return false;
-  };
+  const folders = new Map<string, Folder>();
   const seen = new Set<string>();
-  await Promise.all(
-    listed.map(async (entry) => {
-      if (seen.has(entry)) return; // -m and -d both list a deleted file
-      seen.add(entry);
-      // git lists a folder it recognises as a repository of its own with a trailing slash and does not go in.
-      if (entry.endsWith('/')) {
-        nestedRepos.add(entry.slice(0, -1));
-        toRemove.push(entry.slice(0, -1));
-        return;
-      }
-      const repo = await enclosingRepo(entry);
-      if (repo !== null) {
-        nestedRepos.add(repo);
+  for (let i = 0; i < listed.length; i++) {
+    // Synchronous lstat calls (each a few µs; a snapshot usually checks a handful of paths), with a turn of the event
+    // loop every so often when the whole workspace is new.
+    if (i > 0 && i % 500 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const entry = listed[i];
+    if (seen.has(entry)) continue; // -m and -d both list a deleted file
+    seen.add(entry);
+    // git lists a folder it recognises as a repository of its own with a trailing slash and does not go in.
+    if (entry.endsWith('/')) {
+      nestedRepos.add(entry.slice(0, -1));
+      toRemove.push(entry.slice(0, -1));
+      continue;
+    }
+    const above = checkFolders(workspace, entry, folders);
+    if (above.kind === 'repository') {
+      nestedRepos.add(above.folder);
+      toRemove.push(entry);
+      continue;
+    }
+    if (above.kind === 'link') {
+      toRemove.push(entry); // a folder of it was replaced by a link: the link itself is listed on its own
+      continue;
+    }
+    const stat = statOrNull(join(workspace, entry));
+    if (stat === null || stat.isSymbolicLink()) {
+      toUpdate.push(entry); // gone (update-index --remove drops it), or a link, stored as a link
+    } else if (stat.isFile()) {
+      if (stat.size > maxFileBytes) {
+        skipped.push({ path: entry, reason: 'too_large', size: stat.size });
         toRemove.push(entry);
-        return;
-      }
-      if (await beyondLink(entry)) {
-        toRemove.push(entry); // a folder of it was replaced by a link: the link itself is listed on its own
-        return;
-      }
-      const stat = await statOrNull(join(workspace, entry));
-      if (stat === null || stat.isSymbolicLink()) {
-        toUpdate.push(entry); // gone (update-index --remove drops it), or a link, stored as a link
-      } else if (stat.isFile()) {
-        if (stat.size > maxFileBytes) {
-          skipped.push({ path: entry, reason: 'too_large', size: stat.size });
-          toRemove.push(entry);
-        } else if (!(await access(join(workspace, entry), constants.R_OK).then(() => true, () => false))) {
-          skipped.push({ path: entry, reason: 'unreadable' });
-          toRemove.push(entry);
-        } else {
-          toUpdate.push(entry);
-        }
-      } else if (stat.isDirectory()) {
-        toRemove.push(entry); // a tracked file that is a folder now: its files are listed on their own
+      } else if (!readable(stat)) {
+        skipped.push({ path: entry, reason: 'unreadable' });
+        toRemove.push(entry);
       } else {
-        skipped.push({ path: entry, reason: 'special' });
-        toRemove.push(entry);
+        toUpdate.push(entry);
       }
-    }),
-  );
+    } else if (stat.isDirectory()) {
+      toRemove.push(entry); // a tracked file that is a folder now: its files are listed on their own
+    } else {
+      skipped.push({ path: entry, reason: 'special' });
+      toRemove.push(entry);
+    }
+  }
   for (const repo of nestedRepos) skipped.push({ path: repo, reason: 'special' });
   if (toRemove.length > 0) await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: toRemove.join('\0') + '\0' });
-  if (toUpdate.length > 0) await git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { input: toUpdate.join('\0') + '\0' });
+  if (toUpdate.length > MANY_PATHS) {
+    // Many new files (a session's first snapshot): `git add` of the same paths writes their objects several times
+    // faster than update-index (docs/performance.md#changes-snapshots). Literal pathspecs: a name with '*' is itself.
+    await git.run(['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: toUpdate.join('\0') + '\0' });
+  } else if (toUpdate.length > 0) {
+    await git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { input: toUpdate.join('\0') + '\0' });
+  }
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { skipped, staged: toUpdate.length };
+  return { skipped, listed: listed.length };
+}
+
+/** Above this many paths to store, `git add` takes them (see where it is used); below, update-index is as fast or faster. */
+const MANY_PATHS = 1000;
+
+/** What a folder above a listed path is: a plain folder, a repository of its own (it holds a .git), or not a folder now. */
+interface Folder {
+  kind: 'folder' | 'repository' | 'link';
+}
+
+/**
+ * The outermost folder above `path` that is a nested repository (holds a .git file or folder; the workspace's own
+ * .git does not count) or that is no longer a folder (a link: git refuses paths beyond one, and so do we).
+ */
+function checkFolders(workspace: string, path: string, folders: Map<string, Folder>): { kind: 'folder' } | { kind: 'repository' | 'link'; folder: string } {
+  let end = path.indexOf('/');
+  while (end !== -1) {
+    const dir = path.slice(0, end);
+    let folder = folders.get(dir);
+    if (!folder) {
+      const stat = statOrNull(join(workspace, dir));
+      // A folder that is gone: its files were deleted, nothing to check above them.
+      if (stat !== null && !stat.isDirectory()) folder = { kind: 'link' };
+      else folder = { kind: stat !== null && statOrNull(join(workspace, dir, '.git')) !== null ? 'repository' : 'folder' };
+      folders.set(dir, folder);
+    }
+    if (folder.kind !== 'folder') return { kind: folder.kind, folder: dir };
+    end = path.indexOf('/', end + 1);
+  }
+  return { kind: 'folder' };
+}
+
+const uid = process.getuid?.() ?? -1;
+const groups = new Set(process.getgroups?.() ?? []);
+
+/** Whether this process may read the file, from its mode bits (root reads all): git would fail the whole update on one it cannot. */
+function readable(stat: Stats): boolean {
+  if (uid === 0 || uid === -1) return true;
+  if (stat.uid === uid) return (stat.mode & 0o400) !== 0;
+  if (groups.has(stat.gid)) return (stat.mode & 0o040) !== 0;
+  return (stat.mode & 0o004) !== 0;
 }
