@@ -36,6 +36,9 @@ export function NewSessionForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const [git, setGit] = useState<GitInfo | null>(null);
+  // The folder the host last answered about: until it has, Create waits, so "on by default" is never skipped by a
+  // quick click.
+  const [checked, setChecked] = useState<string | null>(null);
   // On by default in a repository; the user's "off" sticks while they edit the folder.
   const [useWorktree, setUseWorktree] = useState(true);
   const [base, setBase] = useState('');
@@ -52,8 +55,14 @@ export function NewSessionForm() {
           if (!live) return;
           setGit(info);
           setBase(info.current ?? info.branches[0] ?? '');
+          setChecked(folder);
         },
-        () => live && setGit(null),
+        () => {
+          if (!live) return;
+          // A folder the host cannot look at: session.create will say why, under the field.
+          setGit(null);
+          setChecked(folder);
+        },
       );
     }, GIT_INFO_DELAY_MS);
     return () => {
@@ -62,6 +71,7 @@ export function NewSessionForm() {
     };
   }, [client, workspace]);
 
+  const checking = client !== null && workspace.trim().startsWith('/') && checked !== workspace.trim();
   const worktreeOffered = git !== null && git.inRepo && git.branches.length > 0;
   const worktree = worktreeOffered && useWorktree && base !== '' ? { base } : undefined;
 
@@ -159,7 +169,7 @@ export function NewSessionForm() {
           )}
         </fieldset>
       )}
-      <button type="submit" disabled={!client || busy || workspace.trim() === ''} aria-busy={busy || undefined}>
+      <button type="submit" disabled={!client || busy || checking || workspace.trim() === ''} aria-busy={busy || checking || undefined}>
         New session
       </button>
     </form>
