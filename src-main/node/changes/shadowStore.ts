@@ -23,6 +23,9 @@ export interface SnapshotResult {
 /** The default per-file cap: a file over it is left out of snapshots (reported as too_large). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/** How many (from, to) pairs' changed-file lists a store keeps. */
+const RECENT_PAIRS = 16;
+
 /** git's id of the empty tree: a snapshot to compare the first one with. */
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -53,6 +56,8 @@ function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
  * through paths checked to stay inside the workspace.
  */
 export class ShadowStore {
+  private readonly recentChanges = new Map<string, Promise<{ files: FileChange[]; entries: TreeEntryChange[] }>>();
+
   private constructor(
     private readonly git: ShadowGit,
     /** The workspace's real path (symbolic links resolved). */
@@ -89,12 +94,16 @@ export class ShadowStore {
 
   /** Added, modified, deleted and renamed files (renames as `git diff -M` finds them), binary or not, +/- counts. */
   async changedFiles(fromTree: string, toTree: string): Promise<FileChange[]> {
-    return (await changedFilesBetween(this.git, fromTree, toTree)).files;
+    return (await this.changesBetween(fromTree, toTree)).files;
   }
 
   async fileDiff(fromTree: string, toTree: string, path: string): Promise<{ file: FileChange; hunks: FileHunk[] }> {
-    const { file } = await this.findChange(fromTree, toTree, path);
-    return { file, hunks: await this.hunksOf(fromTree, toTree, file) };
+    // The file's diff is asked for at the same time as the list that says what the file is: a review opens in the
+    // time of one git process. Only a renamed file needs its diff again, with both of its paths.
+    const [found, hunks] = await Promise.all([this.findChange(fromTree, toTree, path), this.hunksOf(fromTree, toTree, { path, binary: false })]);
+    const { file } = found;
+    if (file.binary) return { file, hunks: [] };
+    return { file, hunks: file.oldPath !== undefined ? await this.hunksOf(fromTree, toTree, file) : hunks };
   }
 
   /** What restoring `targetTree` over the workspace recorded as `currentTree` would do to each file. */
@@ -184,15 +193,33 @@ export class ShadowStore {
     if (oldPath !== path) await deleteWorkspaceEntry(this.workspace, path);
   }
 
+  /**
+   * The changes between two trees, kept for the last few pairs: snapshot trees never change, and a review asks for
+   * one pair's list, then each of its files.
+   */
+  private changesBetween(fromTree: string, toTree: string): Promise<{ files: FileChange[]; entries: TreeEntryChange[] }> {
+    const key = `${fromTree}..${toTree}`;
+    let known = this.recentChanges.get(key);
+    if (known) {
+      this.recentChanges.delete(key); // most recently used last
+    } else {
+      known = changedFilesBetween(this.git, fromTree, toTree);
+      known.catch(() => this.recentChanges.delete(key));
+    }
+    this.recentChanges.set(key, known);
+    if (this.recentChanges.size > RECENT_PAIRS) this.recentChanges.delete(this.recentChanges.keys().next().value as string);
+    return known;
+  }
+
   private async findChange(fromTree: string, toTree: string, path: string): Promise<{ file: FileChange; entry: TreeEntryChange }> {
-    const { files, entries } = await changedFilesBetween(this.git, fromTree, toTree);
+    const { files, entries } = await this.changesBetween(fromTree, toTree);
     const index = files.findIndex((file) => file.path === path);
     if (index === -1) throw new ChangeNotFoundError(path);
     return { file: files[index], entry: entries[index] };
   }
 
   /** The file's hunks, as `git diff` shows them (renamed: against its old path). */
-  private async hunksOf(fromTree: string, toTree: string, file: FileChange): Promise<FileHunk[]> {
+  private async hunksOf(fromTree: string, toTree: string, file: Pick<FileChange, 'path' | 'oldPath' | 'binary'>): Promise<FileHunk[]> {
     if (file.binary) return [];
     const paths = file.oldPath !== undefined ? [file.oldPath, file.path] : [file.path];
     // Literal pathspecs: a path with '*' or ':' names only itself.
