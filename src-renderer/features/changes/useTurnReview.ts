@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChangedFile, FileDiff, SkippedFile } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
+import { takePrefetchedReview, type PrefetchedReview } from '../../ui/changes/reviewPrefetch';
 import { errorMessage } from '../../ui/errorMessage';
 import { pickFile } from './fileSummary';
 
@@ -31,12 +32,17 @@ export function useTurnReview(turnId: string): TurnReview {
   const [pending, setPending] = useState<TurnReview['pending']>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
+  // What the badge asked for while the pointer was on it: used for the first load only, and asked again if it failed.
+  const prefetched = useRef<PrefetchedReview | null | undefined>(undefined);
+  if (prefetched.current === undefined) prefetched.current = takePrefetchedReview(turnId);
 
   useEffect(() => {
     if (!client) return;
     let live = true;
     setFiles({ kind: 'loading' });
-    client.call('changes.files', { turnId }).then(
+    const early = generation === 0 ? prefetched.current?.files : undefined;
+    const asked = early ? early.catch(() => client.call('changes.files', { turnId })) : client.call('changes.files', { turnId });
+    asked.then(
       (value) => {
         if (!live) return;
         setFiles({ kind: 'ready', value });
@@ -53,7 +59,11 @@ export function useTurnReview(turnId: string): TurnReview {
     if (!client || selected === null) return;
     let live = true;
     setDiff({ kind: 'loading' });
-    client.call('changes.diff', { turnId, path: selected }).then(
+    const ask = () => client.call('changes.diff', { turnId, path: selected });
+    const early = generation === 0 ? prefetched.current?.firstDiff : undefined;
+    if (prefetched.current) prefetched.current.firstDiff = Promise.resolve(null);
+    const asked = early ? early.then((diff) => (diff?.file.path === selected ? diff : ask()), ask) : ask();
+    asked.then(
       (value) => live && setDiff({ kind: 'ready', value }),
       (e: unknown) => live && setDiff({ kind: 'failed', message: errorMessage(e) }),
     );

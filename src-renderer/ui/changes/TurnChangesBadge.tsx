@@ -1,5 +1,7 @@
 import { memo } from 'react';
 import type { TurnSource } from '../../../src-preload/contract';
+import { useConnection } from '../../bridge/connectionStore';
+import { prefetchReview } from './reviewPrefetch';
 import { useReview } from './reviewStore';
 import { filesChangedText, findTurn, verdictWords } from './turnModel';
 import { useSessionTurns } from './useSessionTurns';
@@ -19,10 +21,14 @@ interface Props {
 export const TurnChangesBadge = memo(function TurnChangesBadge({ sessionId, kind, sourceId, seq }: Props) {
   const { items } = useSessionTurns(sessionId);
   const openReview = useReview((s) => s.openReview);
+  const client = useConnection((s) => s.client);
   const turn = findTurn(items, { kind, id: sourceId, seq });
   if (!turn) return null;
   const text = filesChangedText(turn);
   const reviewed = turn.filesChanged > 0 && turn.verdict !== 'pending';
+  const prefetch = (): void => {
+    if (client && turn.endedAt !== null && turn.filesChanged > 0) prefetchReview(client, turn.id);
+  };
   return (
     <button
       type="button"
@@ -32,6 +38,8 @@ export const TurnChangesBadge = memo(function TurnChangesBadge({ sessionId, kind
       data-verdict={turn.verdict}
       data-files={turn.filesChanged}
       title={`Review what this turn changed (${verdictWords[turn.verdict]})`}
+      onPointerEnter={prefetch}
+      onFocus={prefetch}
       onClick={(event) => {
         event.stopPropagation();
         openReview(sessionId, turn.id);
