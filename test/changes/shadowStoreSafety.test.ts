@@ -187,6 +187,35 @@ describe('ShadowStore against a hostile workspace', () => {
     assert.equal(readFileSync(join(ws, 'doc.txt'), 'utf8'), bytes);
   });
 
+  it('never rejects a hunk or a file through a link an agent put in place of the file or of its folder', async () => {
+    const ws = newWorkspace();
+    const outside = join(root.path, 'outside-reject');
+    mkdirSync(outside);
+    const secret = join(outside, 'secret.txt');
+    const lines = (edit: string | null) => Array.from({ length: 10 }, (_, i) => (i === 4 && edit ? edit : `line ${i + 1}`)).join('\n') + '\n';
+    writeFileSync(secret, lines('agent'));
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'src', 'f.txt'), lines(null));
+    writeFileSync(join(ws, 'src', 'g.txt'), 'g\n');
+    const store = await ShadowStore.open(home, ws);
+    const first = await store.snapshot();
+    writeFileSync(join(ws, 'src', 'f.txt'), lines('agent'));
+    const second = await store.snapshot();
+    // The file itself becomes a link to a file outside with the very lines the hunk expects.
+    execFileSync('rm', [join(ws, 'src', 'f.txt')]);
+    symlinkSync(secret, join(ws, 'src', 'f.txt'));
+    await assert.rejects(store.rejectHunk(first.tree, second.tree, 'src/f.txt', 0), /can no longer be rejected/);
+    assert.equal(readFileSync(secret, 'utf8'), lines('agent'));
+    // The folder becomes a link to the outside folder: rejecting g.txt's deletion would write through it.
+    execFileSync('rm', ['-r', join(ws, 'src')]);
+    symlinkSync(outside, join(ws, 'src'));
+    await assert.rejects(store.rejectFile(first.tree, second.tree, 'src/f.txt'), UnsafeWorkspacePathError);
+    const third = await store.snapshot();
+    await assert.rejects(store.rejectFile(first.tree, third.tree, 'src/g.txt'), UnsafeWorkspacePathError);
+    assert.deepEqual(readdirSync(outside), ['secret.txt']);
+    assert.equal(readFileSync(secret, 'utf8'), lines('agent'));
+  });
+
   it('refuses to write outside the workspace: "..", absolute paths, .git, and a folder replaced by a symlink', async () => {
     const ws = newWorkspace();
     const outside = join(root.path, 'outside');
