@@ -183,3 +183,19 @@ test('the turn verdict follows its files: pending until every file has one, then
   await assert.rejects(f.changes.verdict({ turnId, path: 'b.txt', hunk: 5, verdict: 'accepted' }, 'user'), (error) => kindOf(error) === 'invalid_input');
   assert.equal(f.db.prepare<[], { n: number }>("SELECT count(*) AS n FROM change_snapshots WHERE moment = 'after'").get()!.n, 1);
 });
+
+test('a turn a stopped host left open is ended by the next one, with what the agent wrote up to the stop', async (t) => {
+  const f = fixture(t);
+  const ws = workspace(t, { 'a.txt': 'a\n' });
+  const session = f.sessions.create(ws, 's', 'user');
+  const handle = await f.changes.beginTurn(session.id, { kind: 'agent_run', id: 'run_crash' }, 'x', 'crashes');
+  writeFileSync(join(ws, 'a.txt'), 'half done\n');
+  // The host stops here: no end(). The next host's service on the same database:
+  const next = new ChangesService({ db: f.db, ledger: new Ledger(f.db), sessions: f.sessions, scrubber: new SecretScrubber(), log: { error: () => undefined }, openEngine: (w) => ShadowStore.open(f.home, w) });
+  t.after(() => next.dispose());
+  await next.recoverOpenTurns();
+  const recovered = next.turn(handle.turnId!);
+  assert.ok(recovered.endedAt !== null && recovered.after !== null);
+  assert.equal(recovered.filesChanged, 1);
+  assert.deepEqual((await next.files(handle.turnId!)).files.map((file) => [file.path, file.status]), [['a.txt', 'modified']]);
+});

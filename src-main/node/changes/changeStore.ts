@@ -96,6 +96,11 @@ export class ChangeStore {
     return this.db.prepare<[string], TurnRow>('SELECT * FROM change_turns WHERE id = ?').get(id);
   }
 
+  /** Turns not ended: running in this host, or left open by one that stopped mid-turn. */
+  openTurns(): TurnRow[] {
+    return this.db.prepare<[], TurnRow>('SELECT * FROM change_turns WHERE ended_at IS NULL ORDER BY started_at, rowid').all();
+  }
+
   turns(sessionId: string): TurnRow[] {
     return this.db.prepare<[string], TurnRow>('SELECT * FROM change_turns WHERE session_id = ? ORDER BY started_at, rowid').all(sessionId);
   }

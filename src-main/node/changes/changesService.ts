@@ -137,6 +137,15 @@ export class ChangesService implements TurnRecorder {
     };
   }
 
+  /**
+   * Ends the turns a previous host left open (it stopped mid-turn), with the workspace as this host finds it: their
+   * review then shows what the agent did up to the stop, rather than a turn that runs forever. Call once, at start,
+   * before any turn of this host begins.
+   */
+  async recoverOpenTurns(): Promise<void> {
+    await Promise.all(this.store.openTurns().map((row) => this.handleOf(row.id).end()));
+  }
+
   private async endTurn(turnId: string): Promise<void> {
     try {
       const row = this.requireTurn(turnId);

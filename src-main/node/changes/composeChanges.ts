@@ -36,5 +36,7 @@ export function composeChanges(deps: ChangesDeps): AreaComposition<ChangesServic
     log: deps.log,
     openEngine: deps.openEngine ?? ((workspace) => ShadowStore.open(deps.home, workspace)),
   });
+  // Before any turn of this host begins; its snapshots are waited for at dispose.
+  void changes.recoverOpenTurns();
   return { service: changes, handlers: createChangesHandlers(changes, deps.actor), dispose: () => changes.dispose() };
 }
