@@ -12,7 +12,7 @@ import type { ChangeTurn, LiveListFrame } from '../../src-preload/contract';
 import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
 import { tempDir } from '../helpers';
 import { CONNECTION, openAcpTestHost, sinkOf, type AcpTestHost } from '../acp/acpTestHost';
-import { NOTES } from './fakeChangesAgent';
+import { NOTES } from './fakeChangesTurn';
 
 const FAKE = join(import.meta.dirname, 'fakeChangesAgent.ts');
 const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;

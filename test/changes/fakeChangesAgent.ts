@@ -4,10 +4,8 @@
 // two distant lines of b.txt with `sed -i` and deletes c.txt with `rm`, waits for it to exit, and ends the turn.
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
+import { NOTES, SHELL_COMMAND } from './fakeChangesTurn';
 
-export const NOTES = '# Notes\n\nwritten by the agent\n';
-/** The shell run's command: two hunks in b.txt (lines 2 and 19), c.txt gone. */
-export const SHELL_COMMAND = "sed -i 's/^two$/TWO/; s/^nineteen$/NINETEEN/' b.txt && rm c.txt";
 
 let nextId = 1000;
 let cwd = process.cwd();
