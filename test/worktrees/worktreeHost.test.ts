@@ -64,6 +64,8 @@ test('through the host: gitInfo, a worktree session, and "run in a new worktree"
   const created = (await h['session.list']({}, CONNECTION)).find((s) => s.id === view.sessionId)!;
   assert.deepEqual(created.worktree, { repo, branch: 'omni/Mine-goal', base: 'main' });
   assert.equal(readFileSync(join(created.workspace, '.meta', 'context.md'), 'utf8'), '# Goal\n\n## Plan\n- [01] First\n');
+  services.ledger.flush();
+  assert.ok(services.ledger.list({ sessionId: created.id, limit: 50 }).some((e) => e.type.startsWith('meta.context')), 'the copied goal is in the new session’s ledger');
   // The run there ends (no executor agent is installed here); the user's checkout was never touched.
   await waitFor(() => ['done', 'failed', 'halted'].includes(services.goalRuns.view(created.id).phase) || null, 'the run in the worktree to end', 60_000);
   assert.equal(git(repo, 'rev-parse', 'HEAD'), head);

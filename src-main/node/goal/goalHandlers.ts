@@ -57,11 +57,14 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
       sessions.get(sessionId);
       return goalRuns.view(sessionId);
     },
-    'goal.start': ({ sessionId, dirtyTree }) => {
+    'goal.start': async ({ sessionId, dirtyTree }) => {
       const session = sessions.getOpen(sessionId);
       // The run is planned from context.md: whatever it says now is in the ledger before the planner reads it.
       contextRecorder.noteContextChange(session.workspace, sessionId);
-      return goalRuns.start(sessionId, actor, dirtyTree);
+      const view = await goalRuns.start(sessionId, actor, dirtyTree);
+      // "Run in a new worktree": the goal was copied into the new session's workspace; its ledger records it too.
+      if (view.sessionId !== sessionId) contextRecorder.noteContextChange(sessions.get(view.sessionId).workspace, view.sessionId);
+      return view;
     },
     'goal.halt': ({ sessionId }) => {
       sessions.get(sessionId);
