@@ -103,6 +103,15 @@ describe('ShadowStore against a hostile workspace', () => {
     await store.restore(first.tree, plan);
     assert.equal(readFileSync(join(ws, 'data.txt'), 'utf8'), 'x'.repeat(5000));
     assert.equal(readFileSync(join(ws, 'other.txt'), 'utf8'), 'other\n');
+    // Back to the second snapshot, which left data.txt out: once it is small again and stored, a restore given the
+    // target's skipped list does not delete it.
+    writeFileSync(join(ws, 'data.txt'), 'small again\n');
+    const third = await store.snapshot();
+    assert.deepEqual(await store.restorePlan(third.tree, second.tree, { targetSkipped: second.skipped }), [{ path: 'other.txt', action: 'restore' }]);
+    assert.deepEqual(await store.restorePlan(third.tree, second.tree), [
+      { path: 'data.txt', action: 'delete' },
+      { path: 'other.txt', action: 'restore' },
+    ]);
   });
 
   it("leaves the user's repository byte for byte as it was: index, HEAD, refs, config, hooks, history", async () => {

@@ -106,13 +106,20 @@ export class ShadowStore {
     return { file, hunks: file.oldPath !== undefined ? await this.hunksOf(fromTree, toTree, file) : hunks };
   }
 
-  /** What restoring `targetTree` over the workspace recorded as `currentTree` would do to each file. */
-  async restorePlan(currentTree: string, targetTree: string): Promise<RestorePlan['files']> {
+  /**
+   * What restoring `targetTree` over the workspace recorded as `currentTree` would do to each file. Pass the target
+   * snapshot's `skipped` so that a file it left out is not deleted.
+   */
+  async restorePlan(currentTree: string, targetTree: string, options: { targetSkipped?: readonly SkippedFile[] } = {}): Promise<RestorePlan['files']> {
     const { entries } = await diffTrees(this.git, currentTree, targetTree, { renames: false });
+    // What the target snapshot left out (too large then, a nested repository) is not in its tree, yet was there:
+    // given the target's skipped list, such a path is not deleted.
+    const leftOut = (options.targetSkipped ?? []).map((file) => file.path);
+    const wasLeftOut = (path: string) => leftOut.some((skipped) => path === skipped || path.startsWith(`${skipped}/`));
     const plan: RestorePlan['files'] = [];
     for (const entry of entries) {
       if (entry.status === 'D') {
-        plan.push({ path: entry.path, action: 'delete' });
+        if (!wasLeftOut(entry.path)) plan.push({ path: entry.path, action: 'delete' });
       } else if (entry.status === 'A') {
         // Not in the current snapshot but on disk: a file the snapshot left out (too large, ignored, unreadable).
         // Such files are never touched.
