@@ -165,4 +165,17 @@ describe('rolling back a task', () => {
     // Only the plan's commits: not any object of the repository.
     await assert.rejects(fx.orchestrator.showCommit(SESSION, 'deadbeef'), /is not a commit of this session's goal run tasks/);
   });
+
+  it('a task commit with a huge file opens cut short, not as a failure', async () => {
+    const big = 'x'.repeat(99) + '\n';
+    fx = new GoalRunFixture({ executor: writes({ 'generated.txt': big.repeat(300_000) }), verifier: pass });
+    fx.writeContext('# P\n\n## Plan\n- [01] Generate\n');
+    fx.start();
+    assert.equal((await fx.run()).phase, 'done');
+    const commit = (await fx.meta.read())!.plan!.tasks[0].commits![0];
+    const shown = await fx.orchestrator.showCommit(SESSION, commit);
+    assert.equal(shown.truncated, true);
+    assert.ok(shown.patch.length <= 2_000_000);
+    assert.match(shown.stat, /generated\.txt \| 300000 \+/);
+  });
 });

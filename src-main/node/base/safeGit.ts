@@ -62,7 +62,12 @@ export interface GitResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** The output passed `maxBytes` and git was stopped there (only with `truncate`). */
+  truncated?: boolean;
 }
+
+/** What git may print before the host stops reading (a diff of a huge generated file must not exhaust the host). */
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 
 /** git in one folder, with the host's safe settings on every call (see SAFE_CONFIG). */
 export class SafeGit {
@@ -99,13 +104,20 @@ export class SafeGit {
     return this.identity;
   }
 
-  run(args: readonly string[], options: { allowFail?: boolean } = {}): Promise<GitResult> {
+  /**
+   * Runs git with the safe settings. `truncate`: output past `maxBytes` ends the call with what came so far and
+   * `truncated` (else it is a failure).
+   */
+  run(args: readonly string[], options: { allowFail?: boolean; maxBytes?: number; truncate?: boolean } = {}): Promise<GitResult> {
     return new Promise((resolve, reject) => {
       execFile(
         'git',
         [...SAFE_CONFIG, ...args],
-        { cwd: this.cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } },
+        { cwd: this.cwd, maxBuffer: options.maxBytes ?? DEFAULT_MAX_BYTES, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' } },
         (error, stdout, stderr) => {
+          if (error && options.truncate && (error as NodeJS.ErrnoException).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+            return resolve({ code: 0, stdout, stderr, truncated: true });
+          }
           if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
             // spawn reports a missing cwd as ENOENT too: only a missing git is GitMissingError.
             if (!existsSync(this.cwd)) return reject(new GitCommandError(args, `the folder ${this.cwd} does not exist`));

@@ -177,8 +177,8 @@ export class Orchestrator implements GoalRunService, Disposable {
     const full = known.find((c) => c === commit || c.startsWith(commit));
     if (!full) throw new DomainError('not_found', `commit ${commit} is not a commit of this session's goal run tasks`);
     try {
-      const shown = await new WorkspaceGit(this.options.workspaceOf(sessionId)).show(full);
-      const truncated = shown.patch.length > MAX_PATCH_CHARS;
+      const shown = await new WorkspaceGit(this.options.workspaceOf(sessionId)).show(full, MAX_PATCH_CHARS);
+      const truncated = shown.truncated || shown.patch.length > MAX_PATCH_CHARS;
       return { commit: shown.commit, stat: shown.stat, patch: truncated ? shown.patch.slice(0, MAX_PATCH_CHARS) : shown.patch, truncated };
     } catch (error) {
       if (error instanceof GitCommandError) throw new DomainError('not_found', `commit ${commit} is not in the workspace's history any more (was the branch changed or rewritten?)`);

@@ -66,14 +66,17 @@ export class WorkspaceGit {
     return (await this.run(['rev-parse', 'stash@{0}'])).stdout.trim();
   }
 
-  /** `git show --stat --patch` of one commit, which must be in HEAD's history: what a task's commit changed. */
-  async show(commit: string): Promise<{ commit: string; stat: string; patch: string }> {
+  /**
+   * `git show --stat` and the patch of one commit, which must be in HEAD's history: what a task's commit changed. The
+   * patch stops at `maxPatchBytes` (`truncated`): an agent's commit may hold a huge generated file.
+   */
+  async show(commit: string, maxPatchBytes: number): Promise<{ commit: string; stat: string; patch: string; truncated: boolean }> {
     const full = (await this.run(['rev-parse', '--verify', '--quiet', `${commit}^{commit}`], { allowFail: true })).stdout.trim();
     if (!full || !(await this.isInHistory(full))) return Promise.reject(new GitCommandError(['show', commit], 'not a commit of this workspace'));
     // No textconv or external diff: a planted one would run a command.
     const stat = await this.run(['show', '--no-ext-diff', '--no-textconv', '--format=%H%n%an <%ae>%n%ad%n%n%B', '--stat', full]);
-    const patch = await this.run(['show', '--no-ext-diff', '--no-textconv', '--format=', '--patch', full]);
-    return { commit: full, stat: stat.stdout, patch: patch.stdout };
+    const patch = await this.git.run(['show', '--no-ext-diff', '--no-textconv', '--format=', '--patch', full], { maxBytes: maxPatchBytes, truncate: true });
+    return { commit: full, stat: stat.stdout, patch: patch.stdout, truncated: patch.truncated === true };
   }
 
   /** Whether `commit` exists and is in HEAD's history (so reverting it makes sense). */
