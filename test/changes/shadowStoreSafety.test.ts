@@ -88,6 +88,16 @@ describe('ShadowStore against a hostile workspace', () => {
     assert.deepEqual(plan, []);
   });
 
+  it('reports a file whose name is not valid UTF-8 instead of storing it under a wrong name', async () => {
+    const ws = newWorkspace();
+    writeFileSync(Buffer.from(`${ws}/bad-\xff-name.txt`, 'latin1'), 'x\n');
+    writeFileSync(join(ws, 'ok.txt'), 'ok\n');
+    const store = await ShadowStore.open(home, ws);
+    const snap = await store.snapshot();
+    assert.deepEqual(snap.skipped, [{ path: 'bad-\uFFFD-name.txt', reason: 'unreadable' }]);
+    assert.deepEqual((await store.changedFiles('4b825dc642cb6eb9a060e54bf8d69288fbee4904', snap.tree)).map((f) => f.path), ['ok.txt']);
+  });
+
   it('leaves a file that grew over the cap out, and a restore does not touch it', async () => {
     const ws = newWorkspace();
     writeFileSync(join(ws, 'data.txt'), 'small\n');

@@ -26,7 +26,7 @@ function statOrNull(path: string): Stats | null {
  *
  * Left out, and reported:
  * - too_large: a file over `maxFileBytes` (only its size is read, never its content);
- * - unreadable: a file this user may not read;
+ * - unreadable: a file this user may not read, or whose name is not valid UTF-8;
  * - special: a nested repository (a folder with a .git file or folder, e.g. a submodule: its files are its own
  *   repository's business), a FIFO, socket or device.
  * A left-out path is also taken out of the index, so a file that grew over the cap does not stay in the snapshots
@@ -34,9 +34,21 @@ function statOrNull(path: string): Stats | null {
  */
 export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; listed: number }> {
   // One walk for all three lists (docs/performance.md#changes-snapshots: two processes in parallel were not faster).
-  const listed = nulFields((await git.run(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard', ...SNAPSHOT_PATHSPEC])).stdout);
+  const output = (await git.run(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard', ...SNAPSHOT_PATHSPEC])).stdout;
+  const listed = nulFields(output);
   if (listed.length === 0) return { skipped: [], listed: 0 };
   const skipped: SkippedFile[] = [];
+  // Paths travel as UTF-8 text (the contract, the UI): a name that is not valid UTF-8 cannot be named exactly, so it
+  // is reported (with its name as decoded) instead of being stored under a wrong one.
+  const misnamed = new Set<string>();
+  if (listed.some((entry) => entry.includes('\uFFFD'))) {
+    let start = 0;
+    for (let end = output.indexOf(0); end !== -1; start = end + 1, end = output.indexOf(0, start)) {
+      const raw = output.subarray(start, end);
+      const text = raw.toString('utf8');
+      if (!Buffer.from(text, 'utf8').equals(raw)) misnamed.add(text);
+    }
+  }
   const toUpdate: string[] = [];
   const toRemove: string[] = [];
   const nestedRepos = new Set<string>();
@@ -49,6 +61,10 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
     const entry = listed[i];
     if (seen.has(entry)) continue; // -m and -d both list a deleted file
     seen.add(entry);
+    if (misnamed.has(entry)) {
+      skipped.push({ path: entry, reason: 'unreadable' });
+      continue;
+    }
     // git lists a folder it recognises as a repository of its own with a trailing slash and does not go in.
     if (entry.endsWith('/')) {
       nestedRepos.add(entry.slice(0, -1));
