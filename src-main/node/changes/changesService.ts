@@ -153,7 +153,9 @@ export class ChangesService implements TurnRecorder {
       const after = await this.takeSnapshot(session, turnId, 'after');
       const before = this.store.snapshot(row.before_snapshot);
       let files = 0;
-      if (before?.tree && after.tree && before.tree !== after.tree) {
+      // Usually nothing was snapshotted in between: what the "after" snapshot counted is the turn's count.
+      if (after.previous === row.before_snapshot) files = after.files_changed;
+      else if (before?.tree && after.tree && before.tree !== after.tree) {
         const engine = await this.engine(session.workspace);
         files = (await engine.changedFiles(before.tree, after.tree)).length;
       }
@@ -168,7 +170,7 @@ export class ChangesService implements TurnRecorder {
    * Takes a snapshot of the session's workspace and records it; the session's very first is its 'start'. A failure
    * is recorded too (tree NULL, the reason in `error`) and logged: the turn goes on, its review says why there is none.
    */
-  private takeSnapshot(session: Session, turnId: string, moment: 'before' | 'after'): Promise<SnapshotRow> {
+  private takeSnapshot(session: Session, turnId: string, moment: 'before' | 'after'): Promise<SnapshotRow & { previous: string | null }> {
     return this.serially(session.workspace, async () => {
       const first = !this.store.hasSnapshots(session.id);
       const previous = this.store.lastTakenSnapshot(session.id);
@@ -196,7 +198,7 @@ export class ChangesService implements TurnRecorder {
         row.error = this.options.scrubber.scrubText(messageOf(error)) || 'the snapshot failed';
       }
       this.store.insertSnapshot(row);
-      return row;
+      return { ...row, previous: row.tree && previous?.tree ? previous.id : null };
     });
   }
 
