@@ -116,6 +116,21 @@ describe('ShadowStore', () => {
     assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), numbered(40, (line) => (line === 3 ? 'THREE' : line === 37 ? 'thirty-seven' : null)));
   });
 
+  it('rejects a hunk of a file whose executable bit changed too; rejecting the file puts the bit back', async () => {
+    const ws = workspaceWith({ 'tool.sh': numbered(30) });
+    const store = await ShadowStore.open(home, ws);
+    const before = await store.snapshot();
+    writeFileSync(join(ws, 'tool.sh'), numbered(30, (line) => (line === 2 ? 'two' : line === 28 ? 'twenty-eight' : null)));
+    chmodSync(join(ws, 'tool.sh'), 0o755);
+    const after = await store.snapshot();
+    await store.rejectHunk(before.tree, after.tree, 'tool.sh', 1);
+    assert.equal(readFileSync(join(ws, 'tool.sh'), 'utf8'), numbered(30, (line) => (line === 2 ? 'two' : null)));
+    assert.equal(statSync(join(ws, 'tool.sh')).mode & 0o777, 0o755);
+    await store.rejectFile(before.tree, (await store.snapshot()).tree, 'tool.sh');
+    assert.equal(readFileSync(join(ws, 'tool.sh'), 'utf8'), numbered(30));
+    assert.equal(statSync(join(ws, 'tool.sh')).mode & 0o111, 0);
+  });
+
   it('keeps "\\ No newline at end of file" exact, in hunks and when rejecting', async () => {
     const ws = workspaceWith({ 'n.txt': 'a\nb\nc' });
     const store = await ShadowStore.open(home, ws);

@@ -154,9 +154,9 @@ export class ShadowStore {
       const hunks = await this.hunksOf(fromTree, toTree, file);
       const hunk = hunks[hunkIndex];
       if (!hunk) throw new ChangeNotFoundError(`hunk ${hunkIndex + 1} of ${path}`);
-      if (entry.status === 'A' || entry.status === 'D' || file.binary || entry.oldMode !== entry.newMode || entry.newMode === '120000') {
-        // Hunks of an added or deleted file, of a link or of a type change are the whole file: rejecting one is
-        // rejecting the file.
+      if (entry.status === 'A' || entry.status === 'D' || entry.oldMode === '120000' || entry.newMode === '120000') {
+        // The hunk of an added or deleted file, or of a link (a type change included), is the whole file: rejecting
+        // it is rejecting the file. (A file whose executable bit also changed keeps its mode when one hunk goes.)
         if (hunks.length === 1) return this.rejectWholeFile(file, entry);
         throw new HunkNoLongerAppliesError(path, hunkIndex);
       }
