@@ -45,6 +45,11 @@ test.describe('worktree sessions', () => {
     await expect(bar.getByTestId('worktree-status')).toHaveText('0 uncommitted · 1 commit not in main');
     expect(git(repo, 'status', '--porcelain')).toBe('');
 
+    // Escape backs out of a panel, and focus goes back to the button that opened it.
+    await bar.getByTestId('worktree-merge').click();
+    await page.keyboard.press('Escape');
+    await expect(bar.getByTestId('worktree-merge-confirm')).toBeHidden();
+    await expect(bar.getByTestId('worktree-merge')).toBeFocused();
     await bar.getByTestId('worktree-merge').click();
     await bar.getByTestId('worktree-merge-confirm').click();
     await expect(bar.getByTestId('worktree-result')).toContainText('Merged into main (fast-forward');

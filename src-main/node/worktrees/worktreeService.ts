@@ -103,6 +103,9 @@ export class WorktreeService {
   /** Exactly what discarding would lose: uncommitted files of the worktree and the branch's commits not in the base. */
   async discardPlan(sessionId: string): Promise<DiscardPlan> {
     const tree = this.worktree(sessionId);
+    if (!existsSync(tree.repo)) {
+      throw new DomainError('not_found', `the repository checkout ${tree.repo} does not exist any more, so git cannot remove its worktree; delete ${tree.path} yourself`);
+    }
     const repo = new SafeGit(tree.repo, PURPOSE);
     const uncommitted = existsSync(tree.path) ? await this.uncommittedIn(tree) : [];
     const branchExists = (await repo.run(['show-ref', '--verify', '--quiet', `refs/heads/${tree.branch}`], { allowFail: true })).code === 0;

@@ -21,6 +21,8 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
   const [message, setMessage] = useState('');
   const [mode, setMode] = useState<MergeMode>('fast-forward');
   const firstField = useRef<HTMLInputElement & HTMLButtonElement>(null);
+  // The button that opened the panel: focus goes back to it when the panel closes.
+  const opener = useRef<HTMLButtonElement | null>(null);
   const closed = session.status === 'closed';
 
   const refresh = useCallback(async () => {
@@ -52,7 +54,8 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
     }
   }
 
-  function open(next: Panel): void {
+  function open(next: Panel, from: HTMLButtonElement): void {
+    opener.current = from;
     setOutcome({ kind: 'none' });
     setPanel(next);
     if (next.kind === 'discard' && client) {
@@ -63,10 +66,15 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
     }
   }
 
+  function close(): void {
+    setPanel({ kind: 'none' });
+    opener.current?.focus();
+  }
+
   const cancelOnEscape = (event: KeyboardEvent): void => {
     if (event.key === 'Escape') {
       event.stopPropagation();
-      setPanel({ kind: 'none' });
+      close();
     }
   };
 
@@ -117,13 +125,13 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
           </span>
         )}
         <span className="worktree-actions">
-          <button type="button" className="secondary" data-testid="worktree-commit" disabled={unavailable || closed} onClick={() => open({ kind: 'commit' })}>
+          <button type="button" className="secondary" data-testid="worktree-commit" disabled={unavailable || closed} onClick={(e) => open({ kind: 'commit' }, e.currentTarget)}>
             Commit…
           </button>
-          <button type="button" className="secondary" data-testid="worktree-merge" disabled={unavailable} onClick={() => open({ kind: 'merge' })}>
+          <button type="button" className="secondary" data-testid="worktree-merge" disabled={unavailable} onClick={(e) => open({ kind: 'merge' }, e.currentTarget)}>
             Merge…
           </button>
-          <button type="button" className="secondary" data-testid="worktree-discard" disabled={unavailable} onClick={() => open({ kind: 'discard', plan: null })}>
+          <button type="button" className="secondary" data-testid="worktree-discard" disabled={unavailable} onClick={(e) => open({ kind: 'discard', plan: null }, e.currentTarget)}>
             Discard…
           </button>
         </span>
@@ -140,7 +148,7 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
             <button type="submit" data-testid="worktree-commit-confirm" disabled={busy || message.trim() === ''}>
               Commit
             </button>
-            <button type="button" className="secondary" onClick={() => setPanel({ kind: 'none' })}>
+            <button type="button" className="secondary" onClick={close}>
               Cancel
             </button>
           </div>
@@ -166,7 +174,7 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
             <button type="button" data-testid="worktree-merge-confirm" disabled={busy} onClick={merge}>
               Merge
             </button>
-            <button type="button" className="secondary" onClick={() => setPanel({ kind: 'none' })}>
+            <button type="button" className="secondary" onClick={close}>
               Cancel
             </button>
           </div>
@@ -211,7 +219,7 @@ export function WorktreeBar({ session }: { session: Session & { worktree: NonNul
                 <button ref={firstField} type="button" className="contrast" data-testid="worktree-discard-confirm" disabled={busy} onClick={() => discard(panel.plan!)}>
                   Discard worktree and branch
                 </button>
-                <button type="button" className="secondary" onClick={() => setPanel({ kind: 'none' })}>
+                <button type="button" className="secondary" onClick={close}>
                   Cancel
                 </button>
               </div>
