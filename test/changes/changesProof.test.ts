@@ -12,7 +12,7 @@ import type { ChangeTurn, LiveListFrame } from '../../src-preload/contract';
 import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
 import { tempDir } from '../helpers';
 import { CONNECTION, openAcpTestHost, sinkOf, type AcpTestHost } from '../acp/acpTestHost';
-import { NOTES } from './fakeChangesTurn';
+import { NOTES, SHELL_COMMAND } from './fakeChangesTurn';
 
 const FAKE = join(import.meta.dirname, 'fakeChangesAgent.ts');
 const TSX = pathToFileURL(join(import.meta.dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
@@ -62,6 +62,8 @@ test('one turn: an agent write, a sed -i and an rm in a shell run it asked for; 
     const shellTurn = turns.find((turn) => turn.source.kind === 'shell_run');
     assert.ok(shellTurn, 'the agent-requested shell run is a turn');
     assert.equal(shellTurn.filesChanged, 2);
+    assert.equal(shellTurn.title, SHELL_COMMAND);
+    assert.equal(shellTurn.agent, 'acp:fake-changes', "the run's actor");
     turnId = conversationTurn.id;
     beforeSnapshot = conversationTurn.before;
 

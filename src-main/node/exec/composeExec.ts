@@ -36,7 +36,7 @@ export function composeExec(deps: ExecDeps): AreaComposition<ExecService, Return
     launcher: agentRunLauncher({ sandbox, sessions, consent, resourcesOf: (agentId) => registry.get(agentId)?.manifest.resources }),
     onError: (error) => log.error('exec:', error),
     scrubber,
-    recordTurn: (run) => (run.actor === deps.actor || !deps.turns ? null : deps.turns.beginTurn(run.session_id, { kind: 'shell_run', id: run.run_id }, run.actor, run.argv.join(' '))),
+    recordTurn: (run) => (run.actor === deps.actor || !deps.turns ? null : deps.turns.beginTurn(run.session_id, { kind: 'shell_run', id: run.run_id }, run.actor, commandTitle(run.argv))),
   });
   const started = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
   const closing = sessions.onDidClose(({ sessionId, actor }) => exec.killSessionRuns(sessionId, actor));
@@ -51,3 +51,6 @@ export function composeExec(deps: ExecDeps): AreaComposition<ExecService, Return
     },
   };
 }
+
+/** A run's command as its turn's title: the script of `sh -c <script>` (what the agent wrote), else the argv. */
+const commandTitle = (argv: readonly string[]): string => (argv.length === 3 && /(^|\/)(ba|z|da)?sh$/.test(argv[0]) && argv[1] === '-c' ? argv[2] : argv.join(' '));
