@@ -62,7 +62,8 @@ export function GoalControls({ sessionId, view, viewError, disabled }: { session
       {dirty && (
         <DirtyTreeQuestion
           files={dirty.files}
-          allowWorktree={dirty.action === 'goal.start'}
+          // A stopped run continues in its own workspace (Run resumes it there): only a fresh run can move to a worktree.
+          allowWorktree={dirty.action === 'goal.start' && view?.phase !== 'failed' && view?.phase !== 'halted'}
           busy={busy !== null}
           onAnswer={(answer) => void act(dirty.action, answer)}
           onCancel={() => setDirty(null)}
