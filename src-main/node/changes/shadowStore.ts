@@ -23,6 +23,13 @@ export interface SnapshotResult {
 /** The default per-file cap: a file over it is left out of snapshots (reported as too_large). */
 export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * A listing this many times slower than the store's fastest (and slower than the floor, below which a refresh could
+ * not win back its own process) refreshes the index: see refreshIfSlow.
+ */
+const SLOW_LISTING_FACTOR = 3;
+const SLOW_LISTING_FLOOR_MS = 100;
+
 /** How many (from, to) pairs' changed-file lists a store keeps. */
 const RECENT_PAIRS = 16;
 
@@ -56,6 +63,7 @@ function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
  * through paths checked to stay inside the workspace.
  */
 export class ShadowStore {
+  private fastestListingMs = Number.POSITIVE_INFINITY;
   private readonly recentChanges = new Map<string, Promise<{ files: FileChange[]; entries: TreeEntryChange[] }>>();
 
   private constructor(
@@ -81,15 +89,26 @@ export class ShadowStore {
       // Forgotten until this snapshot ends: one that fails half-way leaves an index no tree was written of.
       const known = lastTrees.get(this.storeDir);
       lastTrees.delete(this.storeDir);
-      const { skipped, listed } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
-      if (listed === 0 && known !== undefined) {
-        lastTrees.set(this.storeDir, known);
-        return { tree: known, skipped };
-      }
-      const tree = (await this.git.run(['write-tree'])).stdout.toString('utf8').trim();
+      const { skipped, listed, listingMs } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
+      let tree = known;
+      if (listed > 0 || tree === undefined) tree = (await this.git.run(['write-tree'])).stdout.toString('utf8').trim();
       lastTrees.set(this.storeDir, tree);
+      await this.refreshIfSlow(listingMs);
       return { tree, skipped };
     });
+  }
+
+  /**
+   * Files whose stat data changed but whose content did not (a formatter rewrote them as they were, a `touch`) are
+   * not listed by `ls-files -m`, which reads each one's content to tell, at every snapshot, as long as the index
+   * keeps their old stat data. When the listing took much longer than the fastest one seen, the index is refreshed
+   * (`update-index --refresh`: the stat data of unchanged files brought up to date; no content changes, so the tree
+   * stays the same).
+   */
+  private async refreshIfSlow(listingMs: number): Promise<void> {
+    if (listingMs < this.fastestListingMs) this.fastestListingMs = listingMs;
+    if (listingMs < SLOW_LISTING_FACTOR * this.fastestListingMs || listingMs < SLOW_LISTING_FLOOR_MS) return;
+    await this.git.run(['update-index', '-q', '--refresh'], { allowFail: true });
   }
 
   /** Added, modified, deleted and renamed files (renames as `git diff -M` finds them), binary or not, +/- counts. */

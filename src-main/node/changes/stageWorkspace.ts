@@ -32,11 +32,13 @@ function statOrNull(path: string): Stats | null {
  * A left-out path is also taken out of the index, so a file that grew over the cap does not stay in the snapshots
  * with old content.
  */
-export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; listed: number }> {
+export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; listed: number; listingMs: number }> {
   // One walk for all three lists (docs/performance.md#changes-snapshots: two processes in parallel were not faster).
+  const started = performance.now();
   const output = (await git.run(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard', ...SNAPSHOT_PATHSPEC])).stdout;
+  const listingMs = performance.now() - started;
   const listed = nulFields(output);
-  if (listed.length === 0) return { skipped: [], listed: 0 };
+  if (listed.length === 0) return { skipped: [], listed: 0, listingMs };
   const skipped: SkippedFile[] = [];
   // Paths travel as UTF-8 text (the contract, the UI): a name that is not valid UTF-8 cannot be named exactly, so it
   // is reported (with its name as decoded) instead of being stored under a wrong one.
@@ -111,7 +113,7 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
     await git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { input: toUpdate.join('\0') + '\0' });
   }
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { skipped, listed: listed.length };
+  return { skipped, listed: listed.length, listingMs };
 }
 
 /** Above this many paths to store, `git add` takes them (see where it is used); below, update-index is as fast or faster. */
