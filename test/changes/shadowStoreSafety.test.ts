@@ -247,6 +247,15 @@ describe('ShadowStore against a hostile workspace', () => {
     for (const path of ['../escape.txt', '/etc/passwd', 'conf/../../escape.txt', '.git/config', '.meta/session.json', 'a//b']) {
       await assert.rejects(store.restore(first.tree, [{ path, action: 'delete' }]), UnsafeWorkspacePathError, path);
     }
+    // One unsafe path refuses the whole plan: nothing of it is applied.
+    await assert.rejects(
+      store.restore(first.tree, [
+        { path: 'conf/app.ini', action: 'delete' },
+        { path: '../escape.txt', action: 'delete' },
+      ]),
+      UnsafeWorkspacePathError,
+    );
+    assert.equal(readFileSync(join(ws, 'conf', 'app.ini'), 'utf8'), 'safe\n');
     // An agent replaced the folder by a link to a folder outside.
     execFileSync('rm', ['-r', join(ws, 'conf')]);
     symlinkSync(outside, join(ws, 'conf'));

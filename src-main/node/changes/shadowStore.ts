@@ -9,7 +9,7 @@ import { nulFields, ShadowGit } from './shadowGit';
 import { prepareShadowStore } from './shadowStoreSetup';
 import { stageWorkspace } from './stageWorkspace';
 import { changedFilesBetween, diffTrees, NO_COMMANDS, type FileChange, type TreeEntryChange } from './treeDiff';
-import { deleteWorkspaceEntry, lstatInWorkspace, readWorkspaceFile, writeWorkspaceEntry, type BlobMode } from './workspaceFiles';
+import { checkWorkspacePath, deleteWorkspaceEntry, lstatInWorkspace, readWorkspaceFile, writeWorkspaceEntry, type BlobMode } from './workspaceFiles';
 
 export type { FileChange } from './treeDiff';
 export type { FileHunk } from './diffHunks';
@@ -154,6 +154,15 @@ export class ShadowStore {
   /** Makes the workspace's files match targetTree for the plan's paths (writes, recreates, deletes). */
   restore(targetTree: string, plan: RestorePlan['files']): Promise<void> {
     return serialised(this.storeDir, async () => {
+      // Every path is checked before anything is written (relative, inside, no link above it), so a plan with one
+      // unsafe path is refused whole rather than half-applied. A link the plan itself deletes first is no obstacle
+      // (the write below it is checked again when it happens).
+      const deleted = new Set(plan.filter((item) => item.action === 'delete').map((item) => item.path));
+      for (const item of plan) {
+        const parts = checkWorkspacePath(item.path);
+        const underDeleted = parts.slice(0, -1).some((_, i) => deleted.has(parts.slice(0, i + 1).join('/')));
+        if (!underDeleted) await lstatInWorkspace(this.workspace, item.path);
+      }
       const wanted = plan.filter((item) => item.action !== 'delete').map((item) => item.path);
       const blobs = await this.treeEntries(targetTree, wanted);
       for (const path of wanted) if (!blobs.has(path)) throw new ChangeNotFoundError(`${path} (in the snapshot restored)`);
