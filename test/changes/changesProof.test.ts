@@ -130,6 +130,35 @@ test('one turn: an agent write, a sed -i and an rm in a shell run it asked for; 
   }
 });
 
+test('a cancel while the snapshot before a prompt is taken stops the prompt: the agent never sees it, the turn changed nothing', { timeout: 60_000 }, async (t) => {
+  const home = tempDir('changes-home');
+  const ws = tempDir('changes-ws');
+  writeFileSync(join(ws.path, 'b.txt'), B_BEFORE);
+  writeFileSync(join(ws.path, 'c.txt'), C_TEXT);
+  writeFileSync(join(home.path, 'acp-agents.json'), JSON.stringify({ schema_version: 1, agents: [{ id: 'fake-changes', command: process.execPath, args: ['--import', TSX, FAKE] }] }));
+  const host = await openHost(home.path, ws.path);
+  t.after(async () => {
+    await host.dispose();
+    home.cleanup();
+    ws.cleanup();
+  });
+  const h = host.services.handlers;
+  const conversation = await h['acp.start']({ sessionId: host.sessionId, agent: 'fake-changes' }, CONNECTION);
+  // Both calls are made before the snapshot's git processes can answer.
+  const prompted = h['acp.prompt']({ conversationId: conversation.id, text: 'tidy the notes' }, CONNECTION);
+  const cancelled = h['acp.cancel']({ conversationId: conversation.id }, CONNECTION);
+  assert.deepEqual(await prompted, { stopReason: 'cancelled' });
+  await cancelled;
+  assert.ok(!existsSync(join(ws.path, 'notes.md')) && existsSync(join(ws.path, 'c.txt')), 'the agent did nothing');
+  const [turn] = await collectTurns(host, host.sessionId);
+  assert.equal(turn.source.kind, 'conversation');
+  assert.ok(turn.endedAt !== null);
+  assert.equal(turn.filesChanged, 0);
+  // The conversation takes the next prompt.
+  await h['acp.prompt']({ conversationId: conversation.id, text: 'now do it' }, CONNECTION);
+  assert.equal(readFileSync(join(ws.path, 'notes.md'), 'utf8'), NOTES);
+});
+
 /** The session's turns as the live list's snapshot gives them. */
 async function collectTurns(host: AcpTestHost, sessionId: string): Promise<ChangeTurn[]> {
   return new Promise((resolve) => {

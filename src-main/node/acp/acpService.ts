@@ -202,10 +202,21 @@ export class AcpService {
     const seq = this.entry(live.record, 'prompt', { text }, { durable: false });
     this.update(live, { status: 'prompting', statusReason: null });
     // The snapshot before the turn is taken before the agent sees the prompt, so all it changes lands in the turn;
-    // meanwhile live.turn holds it, so a second prompt is refused as busy.
+    // meanwhile live.turn holds it, so a second prompt is refused as busy, and a cancel aborts it as it aborts a
+    // waiting permission request: the prompt is then not sent.
     const recording = this.options.turns?.beginTurn(live.record.sessionId, { kind: 'conversation', id: conversationId, seq }, live.record.agentName, text);
+    const beforePrompt = new AbortController();
+    live.pending.add(beforePrompt);
     live.turn = recording ?? null;
     const recorded = await recording;
+    live.pending.delete(beforePrompt);
+    if (beforePrompt.signal.aborted) {
+      live.turn = null;
+      await recorded?.end();
+      this.entry(live.record, 'turn', { stopReason: 'cancelled' });
+      if (this.live.get(conversationId) === live) this.update(live, { status: 'ready' });
+      return { stopReason: 'cancelled' };
+    }
     const turn = live.connection.prompt(live.acpSessionId, [{ type: 'text', text }]);
     live.turn = turn;
     try {
