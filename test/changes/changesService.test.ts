@@ -4,7 +4,7 @@
 // a title holding a secret is scrubbed before SQLite; a failed snapshot does not stop the turn and its review says
 // why; sessions on one workspace share one store, and their snapshots never interleave.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { DomainError } from '../../src-main/node/base/domainError';
@@ -198,4 +198,27 @@ test('a turn a stopped host left open is ended by the next one, with what the ag
   assert.ok(recovered.endedAt !== null && recovered.after !== null);
   assert.equal(recovered.filesChanged, 1);
   assert.deepEqual((await next.files(handle.turnId!)).files.map((file) => [file.path, file.status]), [['a.txt', 'modified']]);
+});
+
+test('restoring a snapshot that left a file out as too large keeps that file: the plan does not delete it, nor does the restore', async (t) => {
+  const f = fixture(t);
+  const ws = workspace(t, { 'a.txt': 'one\n' });
+  const session = f.sessions.create(ws, 'big file', 'user');
+  // A build writes an 11 MB file (over the 10 MiB cap, so snapshots leave it out); a later turn shrinks it.
+  await turn(f, session.id, () => {
+    writeFileSync(join(ws, 'a.txt'), 'two\n');
+    writeFileSync(join(ws, 'big.bin'), '');
+    truncateSync(join(ws, 'big.bin'), 11 * 1024 * 1024);
+  });
+  const afterFirst = f.changes.timeline(session.id).at(-1)!;
+  assert.deepEqual(afterFirst.skipped.map((file) => [file.path, file.reason]), [['big.bin', 'too_large']]);
+  await turn(f, session.id, () => {
+    writeFileSync(join(ws, 'a.txt'), 'three\n');
+    writeFileSync(join(ws, 'big.bin'), 'small now\n');
+  });
+  const plan = await f.changes.restorePlan(afterFirst.id);
+  assert.deepEqual(plan.files, [{ path: 'a.txt', action: 'restore' }]);
+  await f.changes.restore(afterFirst.id, 'user');
+  assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), 'two\n');
+  assert.equal(readFileSync(join(ws, 'big.bin'), 'utf8'), 'small now\n');
 });

@@ -289,7 +289,7 @@ export class ChangesService implements TurnRecorder {
     const session = this.options.sessions.get(target.session_id);
     const engine = await this.engine(session.workspace);
     // The workspace as it is now, in the shadow store only: the plan touches nothing of the workspace.
-    const files = await this.serially(session.workspace, async () => engine.restorePlan((await engine.snapshot()).tree, target.tree!));
+    const files = await this.serially(session.workspace, async () => engine.restorePlan((await engine.snapshot()).tree, target.tree!, { targetSkipped: skippedOf(target) }));
     return { snapshot: snapshotId, files };
   }
 
@@ -311,7 +311,7 @@ export class ChangesService implements TurnRecorder {
       }
       const engine = await this.engine(session.workspace);
       await this.serially(session.workspace, async () => {
-        plan = await engine.restorePlan(before.tree!, target.tree!);
+        plan = await engine.restorePlan(before.tree!, target.tree!, { targetSkipped: skippedOf(target) });
         await engine.restore(target.tree!, plan);
       });
     } catch (error) {

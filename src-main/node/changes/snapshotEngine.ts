@@ -10,7 +10,8 @@ export interface SnapshotEngine {
   snapshot(): Promise<{ tree: string; skipped: SkippedFile[] }>;
   changedFiles(fromTree: string, toTree: string): Promise<Omit<ChangedFile, 'verdict'>[]>;
   fileDiff(fromTree: string, toTree: string, path: string): Promise<{ file: Omit<ChangedFile, 'verdict'>; hunks: Omit<Hunk, 'verdict'>[] }>;
-  restorePlan(currentTree: string, targetTree: string): Promise<RestorePlan['files']>;
+  /** `targetSkipped`: what the target snapshot left out (too large then), which a restore must not delete. */
+  restorePlan(currentTree: string, targetTree: string, options?: { targetSkipped?: readonly SkippedFile[] }): Promise<RestorePlan['files']>;
   restore(targetTree: string, plan: RestorePlan['files']): Promise<void>;
   rejectHunk(fromTree: string, toTree: string, path: string, hunkIndex: number): Promise<void>;
   rejectFile(fromTree: string, toTree: string, path: string): Promise<void>;
