@@ -3,6 +3,7 @@ export const shortcuts: readonly { keys: string; what: string }[] = [
   { keys: 'Ctrl+Shift+T', what: 'new terminal in the current session' },
   { keys: 'Ctrl+Shift+L', what: 'switch between session and ledger' },
   { keys: 'Ctrl+Shift+G', what: 'open (or fold) the session\'s Goal panel' },
+  { keys: 'Ctrl+Shift+D', what: 'open (or fold) the session\'s Changes panel: every turn\'s changes and the rewind timeline' },
   { keys: 'Ctrl+Shift+F', what: 'find in the focused terminal (and leave it: Tab moves on)' },
   { keys: 'Ctrl+Shift+C / V', what: 'copy / paste in a terminal' },
 ];
