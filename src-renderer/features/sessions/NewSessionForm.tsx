@@ -170,7 +170,7 @@ export function NewSessionForm() {
         </fieldset>
       )}
       <button type="submit" disabled={!client || busy || checking || workspace.trim() === ''} aria-busy={busy || checking || undefined}>
-        New session
+        {busy && useWorktree ? 'Creating the worktree…' : 'New session'}
       </button>
     </form>
   );
