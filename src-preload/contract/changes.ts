@@ -19,10 +19,12 @@ export type SnapshotId = z.infer<typeof SnapshotId>;
  * - agent_run: a WASM, native or model-backed agent run; `id` is the run id;
  * - goal_task: one task attempt of a goal run; `id` is the task id;
  * - shell_run: a shell run an agent asked for; `id` is the exec run id;
+ * - harness_run: a launch of Claude Code or Codex from the CLI sessions panel (interactive or headless), from its
+ *   start to its end; `id` is the harness session id, `seq` the launch's launchedAt (a resumed session is launched again);
  * - restore: the user restored a snapshot (so the restore can be undone); `id` is the snapshot restored.
  */
 export const TurnSource = z.object({
-  kind: z.enum(['conversation', 'agent_run', 'goal_task', 'shell_run', 'restore']),
+  kind: z.enum(['conversation', 'agent_run', 'goal_task', 'shell_run', 'harness_run', 'restore']),
   id: z.string().max(200),
   seq: z.number().int().min(0).optional(),
 });

@@ -5,7 +5,7 @@ import { executablesFromEnv } from './sessions/harnessExecutables';
 import { createHarnessHandlers } from './sessions/harnessHandlers';
 import { HarnessSessionService, type HarnessSessionServiceOptions } from './sessions/harnessSessionService';
 
-export interface HarnessDeps extends Pick<HarnessSessionServiceOptions, 'db' | 'ledger' | 'sessions' | 'terminals' | 'credentials' | 'consent'> {
+export interface HarnessDeps extends Pick<HarnessSessionServiceOptions, 'db' | 'ledger' | 'sessions' | 'terminals' | 'credentials' | 'consent' | 'turns'> {
   home: string;
   log: HostLog;
   actor: string;
@@ -13,8 +13,8 @@ export interface HarnessDeps extends Pick<HarnessSessionServiceOptions, 'db' | '
 
 /** Claude Code / Codex CLI sessions: launched through the credential proxy, resumable after a restart, stopped with their session. */
 export function composeHarness(deps: HarnessDeps): AreaComposition<HarnessSessionService, ReturnType<typeof createHarnessHandlers>> {
-  const { db, ledger, sessions, terminals, credentials, consent, log } = deps;
-  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, aspHome: join(deps.home, 'harness'), executables: executablesFromEnv(), onError: (error) => log.error('harness:', error) });
+  const { db, ledger, sessions, terminals, credentials, consent, turns, log } = deps;
+  const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, turns, aspHome: join(deps.home, 'harness'), executables: executablesFromEnv(), onError: (error) => log.error('harness:', error) });
   const closing = sessions.onDidClose(({ sessionId, actor }) => harness.stopSession(sessionId, actor));
   return {
     service: harness,

@@ -475,7 +475,7 @@ export const migrations: readonly Migration[] = [
       CREATE TABLE change_turns (
         id TEXT PRIMARY KEY,
         session_id TEXT NOT NULL REFERENCES sessions (id),
-        source_kind TEXT NOT NULL CHECK (source_kind IN ('conversation', 'agent_run', 'goal_task', 'shell_run', 'restore')),
+        source_kind TEXT NOT NULL CHECK (source_kind IN ('conversation', 'agent_run', 'goal_task', 'shell_run', 'harness_run', 'restore')),
         source_id TEXT NOT NULL,
         source_seq INTEGER,
         agent TEXT NOT NULL,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HarnessSession, Terminal } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
+import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { HarnessOutputCard } from './HarnessOutputCard';
 
@@ -69,6 +70,7 @@ export function HarnessSessionRow({
         <span className="muted" title="The conversation's id at the provider (its continuation key)" data-testid="harness-key">
           {session.continuation.provider} · {session.continuation.key ?? 'no key yet'}
         </span>
+        {session.launchedAt !== null && <TurnChangesBadge sessionId={session.sessionId} kind="harness_run" sourceId={session.id} seq={session.launchedAt} />}
       </div>
       {session.statusReason && <small className="muted">{session.statusReason}</small>}
       {session.displayCommand && (

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { RpcError, type HarnessLaunch, type HarnessOutput, type HarnessSession } from '../../../src-preload/contract';
+import { RpcError, type ChangeTurn, type HarnessLaunch, type HarnessOutput, type HarnessSession } from '../../../src-preload/contract';
 import { conversationOf, startMockProvider, type MockProvider } from '../../mockProviders';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../../privateKeyring';
 import { tempDir } from '../../helpers';
@@ -18,6 +18,24 @@ async function outputOf(client: Client, id: string): Promise<HarnessOutput[]> {
     client.subscribe('harness.output', { id }, { onItem: (item) => items.push(item), onEnd: (error) => (error ? reject(error) : resolve()) });
   });
   return items;
+}
+
+/** The session's turns of the changes area once every one has ended (each launch's "after" snapshot follows its exit). */
+async function endedTurns(client: Client, sessionId: string, count: number): Promise<ChangeTurn[]> {
+  for (let attempt = 0; ; attempt++) {
+    const turns = await new Promise<ChangeTurn[]>((resolve, reject) => {
+      const subscription = client.subscribe('changes.turns', { sessionId }, {
+        onItem: (frame) => {
+          if (frame.kind !== 'snapshot') return;
+          subscription.dispose();
+          resolve(frame.items);
+        },
+        onEnd: (error) => error && reject(error),
+      });
+    });
+    if ((turns.length >= count && turns.every((turn) => turn.endedAt !== null)) || attempt === 100) return turns;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const texts = (items: HarnessOutput[]) => items.flatMap((item) => (item.type === 'text' ? [item.text] : []));
@@ -123,6 +141,22 @@ if (needsPrivateKeyring) {
     const codexTurn = openai.turns().slice(openaiBefore).at(-1)!;
     const codexSaid = JSON.stringify(conversationOf(codexTurn));
     assert.ok(codexSaid.includes('remember the word FIG') && codexSaid.includes('mock reply to: remember the word FIG'), codexSaid);
+
+    // Each launch, resumes included, was a turn of the session's changes, named by its harness session and launch.
+    const launches = (await host.client.call('harness.list', { sessionId: session.id })).map((s) => [s.id, s.launchedAt]);
+    const turns = await endedTurns(host.client, session.id, 4);
+    assert.deepEqual(
+      turns.map((turn) => [turn.source.kind, turn.agent, turn.title]),
+      [
+        ['harness_run', 'Claude Code', 'remember the word PLUM'],
+        ['harness_run', 'Codex', 'remember the word FIG'],
+        ['harness_run', 'Claude Code', 'which word?'],
+        ['harness_run', 'Codex', 'which fruit?'],
+      ],
+    );
+    assert.ok(turns.every((turn) => turn.endedAt !== null && turn.after !== null));
+    // The last launch of each is the one its row shows (the badge finds its turn by harness id and launchedAt).
+    for (const [id, launchedAt] of launches) assert.ok(turns.some((turn) => turn.source.id === id && turn.source.seq === launchedAt), `no turn for ${id}`);
 
     // An Anthropic conversation cannot be continued by Codex: the registry's deterministic error, as the user sees it.
     await assert.rejects(host.client.call('harness.resume', { id: claude.session.id, frontend: 'codex-cli', interactionMode: 'headless', prompt: 'x' }), (error: unknown) => {

@@ -16,6 +16,7 @@ import { HarnessSessionError } from './harnessSessionError';
 import { HarnessSessionStore } from './harnessSessionStore';
 import { HeadlessHarnessRun, isWithheldFromHarness } from './headlessHarnessRun';
 import { killRunProcesses, RUN_MARKER } from '../../exec/runProcesses';
+import type { TurnHandle, TurnRecorder } from '../../changes/turnRecorder';
 
 export interface HarnessSessionServiceOptions {
   db: Database;
@@ -30,6 +31,8 @@ export interface HarnessSessionServiceOptions {
   executables: HarnessExecutables;
   now?: () => number;
   onError?: (error: unknown) => void;
+  /** The session's changes: each launch is a turn, between a snapshot before the CLI starts and one after it ends. */
+  turns?: TurnRecorder;
 }
 
 export interface LaunchRequest {
@@ -41,11 +44,16 @@ export interface LaunchRequest {
   rows?: number;
 }
 
+/** How a turn names the agent that acted. */
+const FRONTEND_NAMES: Record<HarnessCliFrontend, string> = { 'claude-code': 'Claude Code', 'codex-cli': 'Codex' };
+
 interface LiveLaunch {
   owner: DisposableStore;
   terminalId?: string;
   run?: HeadlessHarnessRun;
   release: () => void;
+  /** The launch's turn of the session's changes, ended once the CLI's process tree is gone. */
+  turn?: TurnHandle;
 }
 
 /** Before a grant is made for it: a headless CLI without a prompt would wait for one on a closed stdin. */
@@ -192,6 +200,8 @@ export class HarnessSessionService implements Disposable {
         },
       );
       const launchedAt = this.now();
+      // Before the CLI starts, so all it writes lands in the turn.
+      launch.turn = await this.o.turns?.beginTurn(row.sessionId, { kind: 'harness_run', id: row.id, seq: launchedAt }, FRONTEND_NAMES[frontend], request.prompt ?? `${FRONTEND_NAMES[frontend]} in a terminal`);
       const key = spec.continuation?.key;
       let terminal: HarnessLaunch['terminal'] = null;
       if (interactionMode === 'interactive') {
@@ -250,6 +260,7 @@ export class HarnessSessionService implements Disposable {
     } catch (error) {
       owner.dispose();
       credential.release();
+      void launch.turn?.end();
       throw error;
     }
   }
@@ -268,10 +279,12 @@ export class HarnessSessionService implements Disposable {
     this.changed.fire(stored);
   }
 
-  private ended(id: string, launch: LiveLaunch, status: 'exited' | 'stopped', exitCode: number | null, reason: string | null): void {
+  /** `endTurn` false: the caller ends the launch's turn itself, once the process tree it is stopping is gone. */
+  private ended(id: string, launch: LiveLaunch, status: 'exited' | 'stopped', exitCode: number | null, reason: string | null, endTurn = true): void {
     if (this.live.get(id) !== launch) return;
     this.live.delete(id);
     launch.release();
+    if (endTurn) void launch.turn?.end();
     const row = this.store.get(id);
     if (!row) return;
     const stored = this.store.update(id, { status, exitCode, statusReason: reason, ...(status === 'stopped' ? { terminalId: null } : {}) });
@@ -286,7 +299,7 @@ export class HarnessSessionService implements Disposable {
     const launch = this.live.get(id);
     if (!launch) return row;
     // Recorded (and its credential revoked) first, then the process tree is ended.
-    this.ended(id, launch, 'stopped', null, `stopped by ${actor}`);
+    this.ended(id, launch, 'stopped', null, `stopped by ${actor}`, false);
     if (launch.terminalId) {
       await this.o.terminals.close(launch.terminalId, actor).catch(() => {});
     } else if (launch.run) {
@@ -294,6 +307,7 @@ export class HarnessSessionService implements Disposable {
     }
     // What left the tree (a daemon that detached) still carries the launch's mark.
     await killRunProcesses(id, null, { first: 'SIGTERM' });
+    await launch.turn?.end();
     return this.get(id);
   }
 
