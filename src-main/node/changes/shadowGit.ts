@@ -72,8 +72,11 @@ export class ShadowGit {
     this.env = env;
   }
 
-  /** Runs git; rejects with ShadowGitCommandError on a non-zero exit unless `allowFail`. */
-  run(args: readonly string[], options: { input?: Buffer | string; allowFail?: boolean; withoutWorkTree?: boolean } = {}): Promise<GitResult> {
+  /**
+   * Runs git; rejects with ShadowGitCommandError on a non-zero exit unless `allowFail`. `input` may come later (a
+   * promise): git starts at once and waits for it on its stdin.
+   */
+  run(args: readonly string[], options: { input?: Buffer | string | Promise<Buffer | string>; allowFail?: boolean; withoutWorkTree?: boolean } = {}): Promise<GitResult> {
     return new Promise((resolve, reject) => {
       let env = this.env;
       if (options.withoutWorkTree) {
@@ -99,7 +102,10 @@ export class ShadowGit {
       });
       // git may exit before reading all of its input (an early failure): that is reported by its exit code.
       child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input ?? '');
+      void Promise.resolve(options.input ?? '').then(
+        (input) => child.stdin.end(input),
+        () => child.stdin.end(),
+      );
     });
   }
 }

@@ -33,12 +33,42 @@ function statOrNull(path: string): Stats | null {
  * with old content.
  */
 export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileBytes: number): Promise<{ skipped: SkippedFile[]; listed: number; listingMs: number }> {
+  // update-index starts beside the listing and waits for the paths on its stdin: its start and its read of the index
+  // (which the listing leaves as it is) overlap the listing instead of following it (docs/performance.md#changes-snapshots).
+  // It holds the index's lock until it exits, so it is always given its input, possibly none, before anything else
+  // writes the index.
+  let storePaths!: (paths: readonly string[]) => void;
+  const updating = git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], {
+    input: new Promise<string>((resolve) => {
+      storePaths = (paths) => resolve(paths.length === 0 ? '' : paths.join('\0') + '\0');
+    }),
+  });
+  try {
+    return await listAndStage(git, workspace, maxFileBytes, async (paths) => {
+      storePaths(paths);
+      await updating;
+    });
+  } finally {
+    storePaths([]);
+    await updating.catch(() => undefined);
+  }
+}
+
+async function listAndStage(
+  git: ShadowGit,
+  workspace: string,
+  maxFileBytes: number,
+  update: (paths: readonly string[]) => Promise<void>,
+): Promise<{ skipped: SkippedFile[]; listed: number; listingMs: number }> {
   // One walk for all three lists (docs/performance.md#changes-snapshots: two processes in parallel were not faster).
   const started = performance.now();
   const output = (await git.run(['ls-files', '-z', '-o', '-m', '-d', '--exclude-standard', ...SNAPSHOT_PATHSPEC])).stdout;
   const listingMs = performance.now() - started;
   const listed = nulFields(output);
-  if (listed.length === 0) return { skipped: [], listed: 0, listingMs };
+  if (listed.length === 0) {
+    await update([]);
+    return { skipped: [], listed: 0, listingMs };
+  }
   const skipped: SkippedFile[] = [];
   // Paths travel as UTF-8 text (the contract, the UI): a name that is not valid UTF-8 cannot be named exactly, so it
   // is reported (with its name as decoded) instead of being stored under a wrong one.
@@ -104,14 +134,13 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
     }
   }
   for (const repo of nestedRepos) skipped.push({ path: repo, reason: 'special' });
+  // Many new files (a session's first snapshot): `git add` of the same paths writes their objects several times
+  // faster than update-index (docs/performance.md#changes-snapshots), once the waiting update-index has let the index go.
+  const many = toUpdate.length > MANY_PATHS;
+  await update(many ? [] : toUpdate);
   if (toRemove.length > 0) await git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: toRemove.join('\0') + '\0' });
-  if (toUpdate.length > MANY_PATHS) {
-    // Many new files (a session's first snapshot): `git add` of the same paths writes their objects several times
-    // faster than update-index (docs/performance.md#changes-snapshots). Literal pathspecs: a name with '*' is itself.
-    await git.run(['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: toUpdate.join('\0') + '\0' });
-  } else if (toUpdate.length > 0) {
-    await git.run(['update-index', '-z', '--add', '--remove', '--replace', '--stdin'], { input: toUpdate.join('\0') + '\0' });
-  }
+  // Literal pathspecs: a name with '*' is itself.
+  if (many) await git.run(['--literal-pathspecs', 'add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: toUpdate.join('\0') + '\0' });
   skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { skipped, listed: listed.length, listingMs };
 }
