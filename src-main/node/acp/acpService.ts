@@ -20,6 +20,7 @@ import { decideAcpPermission } from './acpPermission';
 import type { AcpProcessLauncher } from './acpProcess';
 import { modelsOf, modesOf, notRunning, stateChangeOf } from './acpSessionState';
 import { AcpTerminals } from './acpTerminals';
+import { REPLAYED_KINDS, type Live } from './acpLiveConversation';
 import type { WhenWatched } from './acpConsentAsk';
 
 export interface AcpServiceOptions {
@@ -41,27 +42,6 @@ export interface AcpServiceOptions {
   /** The session's changes: each prompt is a turn, between a snapshot before the agent sees it and one after it ends. */
   turns?: TurnRecorder;
 }
-
-/** A conversation whose agent runs in this host. */
-interface Live {
-  record: AcpConversation;
-  connection: AcpConnection;
-  acpSessionId: string;
-  files: AcpFileAccess;
-  terminals: AcpTerminals;
-  /** Permission requests waiting for the user: aborted (answered `cancelled`) by a cancel. */
-  pending: Set<AbortController>;
-  turn: Promise<unknown> | null;
-  /**
-   * While session/load replays the history the event log already holds, it is not logged again: `load` until the
-   * agent answers session/load (every update dropped), `after` from then until the next prompt (the conversation's
-   * own kinds only). Gemini CLI 0.61.0 answers session/load first and replays most of the history after it.
-   */
-  replay: 'load' | 'after' | null;
-}
-
-/** What a history replay consists of: dropped after session/load answered, until the next prompt. */
-const REPLAYED_KINDS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
 
 /** The consent engine's agent id for an ACP agent. */
 export const acpActor = (agentId: string) => `acp:${agentId}`;
