@@ -2,7 +2,7 @@
 // with that host. It ends `interrupted`, with the reason, in what the user lists and the agent polls. A user's run in
 // the same crash is recovered as the spec says (running → queued, run again).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runProcesses } from '../../src-main/node/exec/runProcesses';
@@ -13,8 +13,10 @@ import { execFixture, pollAll } from './execFixture';
 
 const AGENT_SESSION = 'ses_agentrecovery1';
 const USER_SESSION = 'ses_userrecovery01';
-/** Each start of a command appends a line to its file in the workspace: how many times it ran. */
-const starts = (workspace: string, file: string) => readFileSync(join(workspace, file), 'utf8').split('\n').filter(Boolean).length;
+/** Each start of a command appends a line to its file in the workspace: how many times it ran (0 before its shell
+ * has written it: a run has its process group a moment before the shell runs the first command). */
+const starts = (workspace: string, file: string) =>
+  existsSync(join(workspace, file)) ? readFileSync(join(workspace, file), 'utf8').split('\n').filter(Boolean).length : 0;
 
 test("kill -9 of the host while an agent's command runs: at the next start it ends interrupted, visibly, and is not run again", async (t) => {
   const dir = tempDir('exec-agent-crash');
