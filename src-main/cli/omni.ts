@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { parsePromptTimeout, promptTimeoutFromEnv } from '../node/consent/promptTimeoutSetting';
 import { resolveHome } from '../node/home';
 import { HomeInUseError } from '../node/homeLock';
 import { startServer } from '../server/server';
@@ -14,9 +15,11 @@ import { shellCommand, shellUsage } from './shellCommand';
 const usage = `Usage: omni <command> [options]
 
 Commands:
-  serve [--port N] [--home DIR] [--new-token]
+  serve [--port N] [--home DIR] [--new-token] [--consent-timeout 30m]
         Start the host headless and serve the UI at http://127.0.0.1:N/?token=…
         (--port 0 or no --port picks a free port; --home defaults to $OMNI_HOME or ~/.omniscient-shell)
+        --consent-timeout: how long a consent card on screen waits for an answer before it is denied (90s, 30m, 2h;
+        default $OMNI_CONSENT_TIMEOUT or 30m). The clock only runs while a page shows the session.
         One host per home: exit 5, with the running host's pid and address, when another host uses it.
 ${ledgerUsage}
 ${agentUsage}
@@ -26,16 +29,25 @@ ${harnessUsage}
   help      Print this help.`;
 
 async function serve(args: string[]): Promise<void> {
-  const flags = parseFlags(args, { port: 'value', home: 'value', 'new-token': 'flag' });
+  const flags = parseFlags(args, { port: 'value', home: 'value', 'new-token': 'flag', 'consent-timeout': 'value' });
   const port = flags.port === undefined ? 0 : Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not "${String(flags.port)}"`);
   const home = resolveHome(typeof flags.home === 'string' ? flags.home : undefined);
+  const timeout = typeof flags['consent-timeout'] === 'string' ? parsePromptTimeout(flags['consent-timeout'], '--consent-timeout') : undefined;
+  if (timeout && !timeout.ok) throw new UsageError(timeout.reason);
+  let consentPromptTimeoutMs: number | undefined = timeout?.ms;
+  try {
+    consentPromptTimeoutMs ??= promptTimeoutFromEnv();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const server = await startServer({
     home,
     version: packageJson.version,
     port,
     rendererDir: join(__dirname, '..', 'renderer'),
     rotateToken: flags['new-token'] === true,
+    consentPromptTimeoutMs,
   });
   let stopping = false;
   const stop = (signal: string): void => {

@@ -10,6 +10,7 @@ import { AsyncDisposableStore } from './base/asyncDisposableStore';
 import { HostLog } from './base/hostLog';
 import { composeConsent } from './consent/composeConsent';
 import type { ConsentEngine } from './consent/consentEngine';
+import { promptTimeoutFromEnv } from './consent/promptTimeoutSetting';
 import { composeEventLog } from './eventlog/composeEventLog';
 import type { HostEventLog } from './eventlog/hostEventLog';
 import { composeExec } from './exec/composeExec';
@@ -42,6 +43,8 @@ export interface HostOptions {
   providers?: ProviderRegistry;
   /** How ACP agents are started; default: in the native sandbox, the provider only through the credential proxy (composeAcp). */
   acpLauncher?: AcpProcessLauncher;
+  /** How long a consent prompt on screen waits for an answer; default: OMNI_CONSENT_TIMEOUT, else 30 minutes. */
+  consentPromptTimeoutMs?: number;
 }
 
 /** The host's parts that tests, the CLI and the server reach directly; the UI reaches them through `handlers`. */
@@ -122,12 +125,12 @@ async function composeHostServices(options: HostOptions): Promise<HostServices> 
     // Disposed after the terminals: it writes their last output.
     const events = parts.add('event log', composeEventLog({ db, sessions: sessions.service, terminals: terminals.service, secrets, log }));
     parts.add('terminals', terminals);
-    const consent = composeConsent({ db, ledger: ledger.service, log, actor });
+    const consent = composeConsent({ db, ledger: ledger.service, log, actor, promptTimeoutMs: options.consentPromptTimeoutMs ?? promptTimeoutFromEnv() });
     const credentials = parts.add('credentials', composeCredentials({ home, db, ledger: ledger.service, keychain, secrets, consent: consent.service, providers: options.providers, log, actor }));
     const nativeSandbox = parts.add('native sandbox', composeNativeSandbox({ home, ledger: ledger.service }));
     const registry = parts.add('agent registry', composeAgentRegistry({ home, db, ledger: ledger.service }));
     const exec = parts.add('exec', composeExec({ db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, sandbox: nativeSandbox.service, registry: registry.service, scrubber, log, actor, turns }));
-    const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor, turns }));
+    const agents = parts.add('agents', composeAgents({ home, db, ledger: ledger.service, sessions: sessions.service, consent: consent.service, registry: registry.service, exec: exec.service, nativeSandbox: nativeSandbox.service, credentials: credentials.service, actor, turns, events: events.service.log, scrubber }));
     const goal = parts.add('goal', composeGoal({ db, ledger: ledger.service, sessions: sessions.service, events: events.service.log, agents: agents.service, scrubber, actor, turns }));
     const harness = parts.add('harness', composeHarness({ home, db, ledger: ledger.service, sessions: sessions.service, terminals: terminals.service, credentials: credentials.service, consent: consent.service, turns, log, actor }));
     const acp = parts.add('acp', composeAcp({ home, db, events: events.service.log, ledger: ledger.service, sessions: sessions.service, consent: consent.service, cards: consent.cards, exec: exec.service, sandbox: nativeSandbox.service, credentials: credentials.service, launcher: options.acpLauncher, log, actor, turns }));

@@ -24,6 +24,8 @@ export interface ServerOptions {
   providers?: ProviderRegistry;
   /** How ACP agents are started; default: in the native sandbox. Tests plug in the plain launcher for a fake agent. */
   acpLauncher?: AcpProcessLauncher;
+  /** How long a consent prompt on screen waits for an answer; default: OMNI_CONSENT_TIMEOUT, else 30 minutes. */
+  consentPromptTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -60,6 +62,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     keychain: options.keychain,
     ...(options.providers ? { providers: options.providers } : {}),
     ...(options.acpLauncher ? { acpLauncher: options.acpLauncher } : {}),
+    ...(options.consentPromptTimeoutMs !== undefined ? { consentPromptTimeoutMs: options.consentPromptTimeoutMs } : {}),
   });
   const token = loadOrCreateToken(options.home, options.rotateToken);
   const http: Server = createServer();

@@ -48,7 +48,10 @@ export const ConsentPrompt = z.object({
   /** How long the agent asked for, in seconds (the user picks the actual duration). */
   durationS: z.number().int(),
   askedAt: z.number().int(),
-  /** When an unanswered prompt is denied. */
+  /**
+   * When an unanswered prompt is denied. The clock runs only while a page watches the session's prompts: a page is
+   * sent the deadline as it stands when it starts watching (it moves later after a time nobody watched).
+   */
   deadline: z.number().int(),
 });
 export type ConsentPrompt = z.infer<typeof ConsentPrompt>;
@@ -73,7 +76,10 @@ export const GrantChange = z.object({ kind: z.enum(['granted', 'used', 'spent', 
 export type GrantChange = z.infer<typeof GrantChange>;
 
 export const consentContract = {
-  /** The session's pending prompts first, then each new or settled one. While nobody listens, prompts are denied. */
+  /**
+   * The session's pending prompts first, then each new or settled one. While nobody listens, prompts wait (their
+   * deadline paused) for a page to open.
+   */
   'consent.prompts': stream(z.object({ sessionId: SessionId }), ConsentPromptEvent),
   'consent.answer': call(z.object({ promptId: PromptId, answer: ConsentAnswer }), z.object({})),
   /** Live grants (and used once-grants still revocable), of one session or all. */

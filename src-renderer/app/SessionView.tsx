@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Session, Terminal } from '../../src-preload/contract';
 import { useConnection } from '../bridge/connectionStore';
@@ -8,6 +8,7 @@ import { SessionAgents } from '../features/agents/SessionAgents';
 import { ConsentCards } from '../features/consent/ConsentCards';
 import { useConsent } from '../features/consent/consentStore';
 import { GrantsPanel } from '../features/consent/GrantsPanel';
+import { useGoal } from '../features/goal/goalStore';
 import { SessionGoal } from '../features/goal/SessionGoal';
 import { HarnessPanel } from '../features/harness/HarnessPanel';
 import { SessionRuns } from '../features/runs/SessionRuns';
@@ -15,8 +16,15 @@ import { openTerminal } from '../features/terminals/terminalActions';
 import { TerminalCard } from '../features/terminals/TerminalCard';
 import { useTerminals } from '../features/terminals/terminalsStore';
 import { useSessionTerminals } from '../features/terminals/useSessionTerminals';
+import { Dock, type DockTab } from '../features/workspace/Dock';
+import { LIMITS, RUNS_TAB } from '../features/workspace/layoutPrefs';
+import { useWorkspaceLayout } from '../features/workspace/layoutStore';
+import { SidePanel } from '../features/workspace/SidePanel';
+import { Splitter } from '../features/workspace/Splitter';
+import { useSidePanelsShortcut } from '../features/workspace/useSidePanelsShortcut';
 import { WorktreeBar } from '../features/worktrees/WorktreeBar';
 import { errorMessage } from '../ui/errorMessage';
+import { useRememberedPanels } from './useRememberedPanels';
 
 /** A terminal another feature started (a CLI session of the harness) joins the session's terminals, focused. */
 function showTerminal(terminal: Terminal): void {
@@ -25,10 +33,10 @@ function showTerminal(terminal: Terminal): void {
 }
 
 /**
- * One session's page: its goal, agents (with consent's prompts and grants), agent (ACP) conversations, CLI
- * sessions, process runs and terminals. It composes several features, so it lives in app/: a feature never imports
- * another feature, and what one needs of another (who is asking for consent, where a launched terminal goes) is
- * passed in from here.
+ * One session's page, in panes: the conversation (consent prompts, agents, ACP conversations, CLI sessions) in the
+ * main column; goal, changes and grants in a foldable side column; terminals and runs in a resizable dock below,
+ * one tab each, splittable. Sizes and folds are remembered per workspace. It composes several features, so it lives
+ * in app/: a feature never imports another, and what one needs of another is passed in from here.
  * Stays mounted (hidden) while another session or the ledger is shown.
  */
 export function SessionView({ session, hidden }: { session: Session; hidden: boolean }) {
@@ -38,6 +46,22 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
   const terminals = useSessionTerminals(session.id);
   const [error, setError] = useState<string | null>(null);
   const closed = session.status === 'closed';
+  const [layout, update] = useWorkspaceLayout(session.workspace);
+  const workspaceRef = useRef<HTMLDivElement>(null);
+  const upperRef = useRef<HTMLDivElement>(null);
+  useRememberedPanels(session.id, layout, update);
+  useSidePanelsShortcut(!hidden, () => update((current) => ({ sideCollapsed: !current.sideCollapsed })));
+
+  // A folded side column still shows when the Goal panel is asked for (Ctrl+Shift+G) or a checkpoint question waits.
+  const goalAsked = useGoal((s) => s.focusRequest === session.id || (s.checkpoints[session.id]?.length ?? 0) > 0);
+  const sideShown = !layout.sideCollapsed || goalAsked;
+
+  // A terminal just opened (or asked for by a CLI session) comes to the front of the dock.
+  const focusRequest = useTerminals((s) => s.focusRequest);
+  const forcedTab = terminals.some((t) => t.id === focusRequest) ? focusRequest : null;
+  useEffect(() => {
+    if (forcedTab && forcedTab !== layout.activeTab && forcedTab !== layout.splitTab) update({ activeTab: forcedTab });
+  }, [forcedTab, layout.activeTab, layout.splitTab, update]);
 
   async function newTerminal(): Promise<void> {
     if (!client) return;
@@ -49,10 +73,21 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
     }
   }
 
+  const idPrefix = `session-${session.id}`;
+  const tabs: DockTab[] = [
+    ...terminals.map((terminal, index) => ({
+      id: terminal.id,
+      label: `${index + 1} · ${terminal.title}`,
+      title: `${terminal.title} in ${terminal.cwd}`,
+      content: <TerminalCard terminal={terminal} />,
+    })),
+    { id: RUNS_TAB, label: 'Runs', title: 'Process runs of this session', content: <SessionRuns session={session} /> },
+  ];
+
   return (
     <section className="session-view" hidden={hidden} aria-label={`Session ${session.name}`} data-testid="session-view" data-session-id={session.id}>
       <header className="session-header">
-        <div>
+        <div className="session-heading">
           <h2 data-testid="session-title">{session.name}</h2>
           <p className="muted workspace-path" title={session.workspace}>
             {session.workspace}
@@ -60,13 +95,15 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
         </div>
         <button
           type="button"
-          data-testid="new-terminal"
-          disabled={!client || closed}
-          title="New terminal (Ctrl+Shift+T)"
-          aria-keyshortcuts="Control+Shift+T"
-          onClick={() => void newTerminal()}
+          className="secondary outline"
+          data-testid="side-toggle"
+          aria-expanded={sideShown}
+          aria-controls={`${idPrefix}-side`}
+          aria-keyshortcuts="Control+Shift+B"
+          title="Show or hide the goal, changes and grants (Ctrl+Shift+B)"
+          onClick={() => update({ sideCollapsed: sideShown })}
         >
-          New terminal
+          {sideShown ? 'Hide panels' : 'Show panels'}
         </button>
       </header>
       {error && (
@@ -76,22 +113,82 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       )}
       {closed && <p className="notice">This session is closed. Reopen it from the sidebar to start terminals again.</p>}
       {session.worktree && <WorktreeBar session={{ ...session, worktree: session.worktree }} />}
-      <SessionGoal session={session} hidden={hidden} />
-      <ChangesPanel session={session} />
-      <SessionAgents
-        session={session}
-        prompts={<ConsentCards sessionId={session.id} open={session.status === 'open'} />}
-        grants={<GrantsPanel sessionId={session.id} />}
-        askingAgents={askingAgents}
-      />
-      <AcpPanel session={session} askingAgents={askingAgents} />
-      <HarnessPanel session={session} onTerminal={showTerminal} />
-      <SessionRuns session={session} />
-      <div className="card-stream">
-        {terminals.length === 0 && !closed && <p className="muted empty">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>}
-        {terminals.map((terminal) => (
-          <TerminalCard key={terminal.id} terminal={terminal} />
-        ))}
+      <div className="workspace" ref={workspaceRef}>
+        <div className="workspace-upper" ref={upperRef}>
+          <div className="workspace-main" data-testid="workspace-main">
+            <SessionAgents
+              session={session}
+              prompts={<ConsentCards sessionId={session.id} open={session.status === 'open'} />}
+              grants={null}
+              askingAgents={askingAgents}
+            />
+            <AcpPanel session={session} askingAgents={askingAgents} />
+            <HarnessPanel session={session} onTerminal={showTerminal} />
+          </div>
+          {sideShown && (
+            <Splitter
+              label="Width of the side panels"
+              controls={`${idPrefix}-side`}
+              edge="right"
+              value={layout.sidePercent}
+              min={LIMITS.sidePercent.min}
+              max={LIMITS.sidePercent.max}
+              containerRef={upperRef}
+              onChange={(sidePercent) => update({ sidePercent })}
+              testId="side-splitter"
+            />
+          )}
+          <aside className="workspace-side" id={`${idPrefix}-side`} hidden={!sideShown} style={{ flexBasis: `${layout.sidePercent}%` }} aria-label="Goal, changes and grants" data-testid="workspace-side">
+            <SessionGoal session={session} hidden={hidden} />
+            <ChangesPanel session={session} />
+            <SidePanel
+              name="grants"
+              bodyId={`${idPrefix}-grants`}
+              title="Grants"
+              collapsed={layout.collapsed.grants === true}
+              onToggle={() => update((current) => ({ collapsed: { ...current.collapsed, grants: !current.collapsed.grants } }))}
+            >
+              <GrantsPanel sessionId={session.id} />
+            </SidePanel>
+          </aside>
+        </div>
+        <Splitter
+          label="Height of the terminals and runs"
+          controls={`${idPrefix}-dock`}
+          edge="bottom"
+          value={layout.dockPercent}
+          min={LIMITS.dockPercent.min}
+          max={LIMITS.dockPercent.max}
+          containerRef={workspaceRef}
+          onChange={(dockPercent) => update({ dockPercent })}
+          testId="dock-splitter"
+        />
+        <div className="workspace-dock" id={`${idPrefix}-dock`} style={{ flexBasis: `${layout.dockPercent}%` }}>
+          <Dock
+            idPrefix={idPrefix}
+            tabs={tabs}
+            layout={layout}
+            update={update}
+            forcedTab={forcedTab}
+            hint={
+              terminals.length === 0 && !closed ? (
+                <p className="muted dock-hint">No terminals open. New terminal (Ctrl+Shift+T) starts one.</p>
+              ) : null
+            }
+            actions={
+              <button
+                type="button"
+                data-testid="new-terminal"
+                disabled={!client || closed}
+                title="New terminal (Ctrl+Shift+T)"
+                aria-keyshortcuts="Control+Shift+T"
+                onClick={() => void newTerminal()}
+              >
+                New terminal
+              </button>
+            }
+          />
+        </div>
       </div>
     </section>
   );

@@ -11,8 +11,12 @@ test('through the real host: the consent card sees the prompt, answers it, lists
   const session = await client.call('session.create', { workspace: workspace.path });
   const use = { agentId: 'scaffolder', sessionId: session.id, capability: 'files.write', target: 'src/new.ts' };
 
-  // Nobody watches the session's consent cards yet: denied at once.
-  assert.equal(await consent.request({ ...use, reason: 'write the scaffold', durationS: 600 }), 'deny');
+  // Nobody watches the session's consent cards yet: the prompt waits for a page (and the card that opens denies it).
+  const unwatched = consent.request({ ...use, reason: 'write the scaffold', durationS: 600 });
+  const consentTypes = async () => (await client.call('ledger.list', { sessionId: session.id, limit: 100 })).map((e) => e.type).filter((type) => type.startsWith('consent.'));
+  await waitFor(async () => (await consentTypes()).includes('consent.request'), 'the request recorded');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.deepEqual(await consentTypes(), ['consent.request'], 'asked, not denied: nobody watching is not an answer');
 
   const prompts: ConsentPrompt[] = [];
   const settled: string[] = [];
@@ -24,6 +28,10 @@ test('through the real host: the consent card sees the prompt, answers it, lists
   // The live list starts with its snapshot: no grants yet.
   await waitFor(() => changes.length === 1, 'the grants snapshot');
   assert.deepEqual(changes.shift(), { kind: 'snapshot', items: [] });
+  const waiting = await waitFor(() => prompts[0], 'the waiting prompt, replayed to the card');
+  await client.call('consent.answer', { promptId: waiting.id, answer: { kind: 'deny' } });
+  assert.equal(await unwatched, 'deny');
+  prompts.length = 0;
 
   const asked = consent.ask({ ...use, scope: 'src/**', reason: 'write the scaffold', durationS: 600 });
   const prompt = await waitFor(() => prompts[0], 'the consent prompt');

@@ -142,12 +142,18 @@ test('real Claude Code: denying the card keeps the file unwritten, the model is 
   assert.equal(run.consent.entries('consent.grant').length, 0);
 });
 
-test('real Claude Code: with no consent card open for the session nobody can answer, so the write is denied at once', { skip }, async (t) => {
+test('real Claude Code: with no consent card open for the session the write waits for one; a card opened later is asked, and its denial holds', { skip }, async (t) => {
   const run = await startRun(t, { watchCards: false });
+  const shown: ConsentPrompt[] = [];
+  await waitFor(() => run.channel.pending(SESSION).length === 1, 'the prompt waiting with no card open');
+  assert.equal(run.consent.entries('consent.deny').length, 0, 'nobody watching is not an answer');
+  const watching = run.channel.watch(SESSION, (event) => event.kind === 'pending' && shown.push(event.prompt));
+  t.after(() => watching.dispose());
+  assert.equal(shown.length, 1);
+  run.channel.answer(shown[0].id, { kind: 'deny' });
   assert.equal(await run.exited, 0, run.stderr());
   assert.equal(existsSync(run.target), false);
-  assert.match(toolResultText(run.mock) ?? '', /Denied by Omni Shell's consent: the consent channel failed: no consent card is open/);
-  assert.equal(run.consent.entries('consent.deny').length, 1);
+  assert.match(toolResultText(run.mock) ?? '', /Denied by Omni Shell's consent: the user denied it/);
 });
 
 test('real Claude Code: the host gone while the card is showing leaves the file unwritten', { skip }, async (t) => {

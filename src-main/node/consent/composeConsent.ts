@@ -11,14 +11,16 @@ export interface ConsentDeps {
   ledger: Ledger;
   log: HostLog;
   actor: string;
+  /** How long a prompt on screen waits for an answer (promptTimeoutSetting.ts). */
+  promptTimeoutMs: number;
 }
 
 /**
  * Grants, checks at every use, prompts through the UI's consent cards, expiry and revocation. Disposing denies (and
  * records) the prompts still waiting; grants stay in the database for the next run.
  */
-export function composeConsent({ db, ledger, log, actor }: ConsentDeps): AreaComposition<ConsentEngine, ReturnType<typeof createConsentHandlers>> & { cards: UiConsentChannel } {
-  const consent = new ConsentEngine(db, ledger, { onError: (error) => log.error('consent:', error) });
+export function composeConsent({ db, ledger, log, actor, promptTimeoutMs }: ConsentDeps): AreaComposition<ConsentEngine, ReturnType<typeof createConsentHandlers>> & { cards: UiConsentChannel } {
+  const consent = new ConsentEngine(db, ledger, { promptTimeoutMs, onError: (error) => log.error('consent:', error) });
   const cards = new UiConsentChannel();
   const attached = consent.attachChannel(cards);
   return {

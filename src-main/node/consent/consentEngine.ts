@@ -14,13 +14,13 @@ import { evaluateUse } from './evaluateUse';
 import { GrantStore } from './grantStore';
 import { LiveGrants } from './liveGrants';
 import { clip, MAX_TEXT, prepareUse, validId, type PreparedUse } from './preparedUse';
+import { DEFAULT_PROMPT_TIMEOUT_MS } from './promptTimeoutSetting';
 import { recordedTarget } from './recordedTarget';
 import { RuleBook } from './ruleBook';
 import { compileScope, scopeForTarget } from './scope';
 
 export type { CapabilityUse, CheckCode, CheckResult, ConsentAsk, ConsentEngineOptions, ConsentOutcome, Decision, RevokeEvent } from './consentTypes';
 
-const DEFAULT_PROMPT_TIMEOUT_MS = 5 * 60_000;
 const DEFAULT_ONCE_WINDOW_MS = 10 * 60_000;
 const MAX_DURATION_S = 24 * 60 * 60;
 

@@ -8,10 +8,11 @@ import type { ConsentAsk, ConsentOutcome } from './consentTypes';
 import { recordDenial } from './denialRecord';
 import type { LiveGrants } from './liveGrants';
 import type { PreparedUse } from './preparedUse';
+import { PromptDeadline } from './promptDeadline';
 
 /**
  * Asking the user: one prompt through the attached channel for each distinct ask (identical asks waiting at the
- * same time share it), a deadline, and every way it can go wrong (no channel, a failing channel, no answer in
+ * same time share it), a deadline that counts only while someone can see the prompt (promptDeadline.ts), and every way it can go wrong (no channel, a failing channel, no answer in
  * time, the asker gone, an unreadable answer, shutdown) ending in a recorded denial. An allow becomes a grant.
  */
 export class ConsentPrompter implements Disposable {
@@ -70,6 +71,10 @@ export class ConsentPrompter implements Disposable {
     const channel = this.channel;
     if (!channel || this.disposed) return deny('no consent channel is attached, so nobody could be asked (fail closed)');
     const askedAt = this.clock.now();
+    const abort = new AbortController();
+    const deadline = new PromptDeadline(this.clock, this.promptTimeoutMs, () =>
+      abort.abort(new Error(`no answer within ${Math.round(this.promptTimeoutMs / 1000)} s`)),
+    );
     const prompt: ConsentPrompt = {
       id: newConsentId('prompt'),
       sessionId: use.sessionId,
@@ -84,9 +89,21 @@ export class ConsentPrompter implements Disposable {
       askedAt,
       deadline: askedAt + this.promptTimeoutMs,
     };
-    const abort = new AbortController();
+    // The channel says when someone watches the session before it replays its prompts to them, so the deadline a
+    // page is sent is the running one (while nobody watches, nobody is sent the prompt).
+    const watched = (isWatched: boolean): void => {
+      if (isWatched) deadline.run();
+      else deadline.pause();
+      prompt.deadline = deadline.deadline ?? this.clock.now() + deadline.remaining();
+    };
+    let watching: Disposable | undefined;
+    try {
+      watching = channel.watching ? channel.watching(use.sessionId, watched) : (watched(true), undefined);
+    } catch (error) {
+      deadline.dispose();
+      return deny(`the consent channel failed: ${(error as Error)?.message ?? String(error)} (fail closed)`);
+    }
     this.promptAborts.add(abort);
-    const timer = this.clock.setTimeout(() => abort.abort(new Error(`no answer within ${Math.round(this.promptTimeoutMs / 1000)} s`)), this.promptTimeoutMs);
     const askerGone = (): void => abort.abort(new Error('the agent that asked has stopped'));
     if (ask.signal?.aborted) askerGone();
     else ask.signal?.addEventListener('abort', askerGone, { once: true });
@@ -103,7 +120,8 @@ export class ConsentPrompter implements Disposable {
       const why = abort.signal.aborted ? `the prompt was not answered: ${(abort.signal.reason as Error)?.message ?? 'aborted'}` : `the consent channel failed: ${(error as Error)?.message ?? String(error)}`;
       return deny(`${why} (fail closed)`);
     } finally {
-      this.clock.clearTimeout(timer);
+      deadline.dispose();
+      watching?.dispose();
       ask.signal?.removeEventListener('abort', askerGone);
       this.promptAborts.delete(abort);
       // Tells the channel the prompt is settled (a card still showing goes away).

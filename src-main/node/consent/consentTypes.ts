@@ -54,7 +54,10 @@ export interface RevokeEvent {
 
 export interface ConsentEngineOptions {
   clock?: Clock;
-  /** How long a prompt waits for an answer before it counts as a denial. */
+  /**
+   * How long a prompt waits for an answer while someone can see it before it counts as a denial (default 30 min;
+   * the countdown pauses while no page watches the session).
+   */
   promptTimeoutMs?: number;
   /** How long an "Allow once" stays usable before its one use. */
   onceWindowMs?: number;

@@ -19,19 +19,18 @@ interface Waiting {
 
 /**
  * The consent channel of the UI: prompts wait here, each session's consent cards watch them (consent.prompts),
- * and consent.answer settles them. A session nobody watches cannot be asked, so its prompts are refused at once
- * (the engine denies) instead of hanging until the timeout.
+ * and consent.answer settles them. A prompt of a session nobody watches waits for a page to open it (its deadline is
+ * paused meanwhile, see watching()): closing the window is not an answer.
  */
 export class UiConsentChannel implements ConsentChannel {
   private readonly waiting = new Map<string, Waiting>();
   private readonly watchers = new Map<string, Set<(event: ConsentPromptEvent) => void>>();
   /** Callers of whenWatched() waiting for a session's first watcher. */
   private readonly awaitingWatch = new Map<string, Set<() => void>>();
+  /** watching() listeners (the prompts' deadlines), told when a session gains its first watcher or loses its last. */
+  private readonly watchState = new Map<string, Set<(watched: boolean) => void>>();
 
   prompt(prompt: ConsentPrompt, signal: AbortSignal): Promise<unknown> {
-    if ((this.watchers.get(prompt.sessionId)?.size ?? 0) === 0) {
-      return Promise.reject(new Error('no consent card is open for this session'));
-    }
     return new Promise((resolve, reject) => {
       this.waiting.set(prompt.id, { prompt, resolve });
       signal.addEventListener(
@@ -58,6 +57,8 @@ export class UiConsentChannel implements ConsentChannel {
     let set = this.watchers.get(sessionId);
     if (!set) this.watchers.set(sessionId, (set = new Set()));
     set.add(listener);
+    // Before the replay: a paused deadline resumes and the prompts replayed carry the new one.
+    if (set.size === 1) this.tellWatchState(sessionId, true);
     for (const { prompt } of this.waiting.values()) if (prompt.sessionId === sessionId) listener({ kind: 'pending', prompt });
     const awaiting = this.awaitingWatch.get(sessionId);
     if (awaiting) {
@@ -65,8 +66,22 @@ export class UiConsentChannel implements ConsentChannel {
       for (const wake of awaiting) wake();
     }
     return toDisposable(() => {
+      if (!set.delete(listener)) return;
+      if (set.size === 0) {
+        this.watchers.delete(sessionId);
+        this.tellWatchState(sessionId, false);
+      }
+    });
+  }
+
+  watching(sessionId: string, listener: (watched: boolean) => void): Disposable {
+    let set = this.watchState.get(sessionId);
+    if (!set) this.watchState.set(sessionId, (set = new Set()));
+    set.add(listener);
+    listener((this.watchers.get(sessionId)?.size ?? 0) > 0);
+    return toDisposable(() => {
       set.delete(listener);
-      if (set.size === 0) this.watchers.delete(sessionId);
+      if (set.size === 0 && this.watchState.get(sessionId) === set) this.watchState.delete(sessionId);
     });
   }
 
@@ -96,6 +111,10 @@ export class UiConsentChannel implements ConsentChannel {
 
   pending(sessionId: string): ConsentPrompt[] {
     return [...this.waiting.values()].map((w) => w.prompt).filter((p) => p.sessionId === sessionId);
+  }
+
+  private tellWatchState(sessionId: string, watched: boolean): void {
+    for (const listener of [...(this.watchState.get(sessionId) ?? [])]) listener(watched);
   }
 
   private settle(promptId: string): boolean {
