@@ -25,6 +25,7 @@ export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKey
   const client = useConnection((s) => s.client);
   const [error, setError] = useState<string | null>(null);
   const [killing, setKilling] = useState(false);
+  const [limitsShown, setLimitsShown] = useState(false);
   const command = commandLine(run.argv);
   const duration = durationText(run, now);
 
@@ -69,24 +70,38 @@ export function RunRow({ run, now, active, open, openRef, onOpen, onFocus, onKey
               recovered · attempt {run.attempt}
             </span>
           )}
-          <span className="exec-sandbox" title="Limits the operating system enforced for this run">
-            {run.sandbox.length === 0 ? (
-              <span className="muted">no sandbox</span>
-            ) : (
-              run.sandbox.map((limit) => (
-                <span key={limit} className="badge" data-testid="exec-run-limit">
-                  {limit}
-                </span>
-              ))
-            )}
-          </span>
         </span>
       </button>
+      {/* One chip for the sandbox, not one per limit: the limits are listed on demand. */}
+      {run.sandbox.length === 0 ? (
+        <span className="muted exec-sandbox-none">no sandbox</span>
+      ) : (
+        <button
+          type="button"
+          className="icon-button badge exec-sandbox-chip"
+          data-testid="exec-run-sandbox"
+          aria-expanded={limitsShown}
+          aria-controls={`limits-${run.run_id}`}
+          title="Limits the operating system enforced for this run"
+          onClick={() => setLimitsShown(!limitsShown)}
+        >
+          sandbox · {run.sandbox.length} limit{run.sandbox.length === 1 ? '' : 's'} {limitsShown ? '▾' : '▸'}
+        </button>
+      )}
       <TurnChangesBadge sessionId={run.session_id} kind="shell_run" sourceId={run.run_id} />
       {isLive(run.status) && (
         <button type="button" className="icon-button exec-kill" data-testid="exec-run-row-kill" disabled={!client || killing} aria-label={`Kill ${command}`} onClick={() => void kill()}>
           Kill
         </button>
+      )}
+      {limitsShown && run.sandbox.length > 0 && (
+        <ul className="exec-sandbox" id={`limits-${run.run_id}`} aria-label="Limits the operating system enforced for this run">
+          {run.sandbox.map((limit) => (
+            <li key={limit} className="badge" data-testid="exec-run-limit">
+              {limit}
+            </li>
+          ))}
+        </ul>
       )}
       {error && (
         <small className="item-error" role="alert">
