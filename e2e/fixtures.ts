@@ -39,10 +39,13 @@ export interface OmniOptions {
    * `<home>/memory/sessions.db`. A spec sets it with `test.use({ prepareHome: async ({}, use) => use(fn) })`.
    */
   prepareHome: ((home: string) => void | Promise<void>) | undefined;
+  /** Extra environment for the host (e.g. OMNI_CONSENT_TIMEOUT), set with `test.use({ hostEnv: { … } })`. */
+  hostEnv: Record<string, string>;
 }
 
 export const test = base.extend<{ omni: OmniApp } & OmniOptions, { webBrowser: () => Promise<Browser> }>({
   prepareHome: [undefined, { option: true }],
+  hostEnv: [{}, { option: true }],
   // One Chromium per worker, launched on first use (never in Electron mode), with the config's launchOptions: a
   // launch and close per test cost more than many tests (docs/performance.md), and a fresh context per test
   // isolates them as well.
@@ -54,7 +57,7 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions, { webBrowser: (
     },
     { scope: 'worker' },
   ],
-  omni: async ({ prepareHome, webBrowser }, use, testInfo) => {
+  omni: async ({ prepareHome, hostEnv: extraHostEnv, webBrowser }, use, testInfo) => {
     const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'omni-e2e-')));
     const home = join(tmp, 'home');
     const scratch = join(tmp, 'workspaces');
@@ -67,7 +70,7 @@ export const test = base.extend<{ omni: OmniApp } & OmniOptions, { webBrowser: (
     // so the host and its shells get an empty home of their own.
     const hostEnv: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined) hostEnv[key] = value;
-    Object.assign(hostEnv, { HOME: userHome, OMNI_HOME: home });
+    Object.assign(hostEnv, extraHostEnv, { HOME: userHome, OMNI_HOME: home });
     const pageErrors: string[] = [];
     const newWorkspace = (name: string): string => {
       const dir = join(scratch, name);

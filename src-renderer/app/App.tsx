@@ -1,12 +1,16 @@
 import { AgentsView } from '../features/agents/AgentsView';
+import { Attention } from '../features/attention/Attention';
 import { ReviewHost } from '../features/changes/ReviewDialog';
 import { ConnectionsView } from '../features/connections/ConnectionsView';
 import { LedgerView } from '../features/ledger/LedgerView';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import { useSessionsSync } from '../features/sessions/useSessionsSync';
+import { HostDownBanner } from '../features/status/HostDownBanner';
 import { StatusBar } from '../features/status/StatusBar';
 import { SessionPanels } from './SessionPanels';
+import { useConnection } from '../bridge/connectionStore';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { useRunEndNotifications } from './useRunEndNotifications';
 import { ViewTabs } from './ViewTabs';
 import { useView } from '../ui/viewStore';
 
@@ -14,26 +18,33 @@ import { useView } from '../ui/viewStore';
 export function App() {
   useSessionsSync();
   useGlobalShortcuts();
+  useRunEndNotifications();
   const view = useView((s) => s.view);
+  // A host that was connected and is gone: every control is off until it is back (nothing could reach it).
+  const hostDown = useConnection((s) => s.status === 'reconnecting');
 
   return (
-    <div className="app-shell">
-      <SessionSidebar />
-      <main className="main-area">
-        <ViewTabs />
-        <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
-          <SessionPanels />
-        </div>
-        <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" hidden={view !== 'agents'}>
-          <AgentsView />
-        </div>
-        <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
-          <LedgerView />
-        </div>
-        <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" hidden={view !== 'connections'}>
-          <ConnectionsView />
-        </div>
-      </main>
+    <div className={`app-shell${hostDown ? ' host-offline' : ''}`}>
+      <HostDownBanner />
+      <Attention />
+      <fieldset className="host-gate" disabled={hostDown} data-testid="host-gate">
+        <SessionSidebar />
+        <main className="main-area">
+          <ViewTabs />
+          <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
+            <SessionPanels />
+          </div>
+          <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" hidden={view !== 'agents'}>
+            <AgentsView />
+          </div>
+          <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
+            <LedgerView />
+          </div>
+          <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" hidden={view !== 'connections'}>
+            <ConnectionsView />
+          </div>
+        </main>
+      </fieldset>
       <StatusBar />
       <ReviewHost />
     </div>

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { WaitingTabBadge } from '../features/attention/WaitingTabBadge';
 import { WaitingQuestionsBadge } from '../features/goal/WaitingQuestionsBadge';
 import { useView, type MainView } from '../ui/viewStore';
 
@@ -39,6 +40,7 @@ export function ViewTabs() {
           onClick={() => setView(tab.view)}
         >
           {tab.label}
+          {tab.view === 'session' && <WaitingTabBadge />}
           {tab.view === 'session' && <WaitingQuestionsBadge />}
         </button>
       ))}

@@ -3,6 +3,7 @@ import type { Session } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useSessions } from '../../ui/sessionsStore';
+import { SessionWaitingBadge } from './SessionWaitingBadge';
 
 /** One session in the sidebar: select it, rename it in place, close or reopen it. */
 export function SessionItem({ session }: { session: Session }) {
@@ -61,6 +62,7 @@ export function SessionItem({ session }: { session: Session }) {
           {closed && <span className="badge">closed</span>}
         </button>
       )}
+      {!renaming && <SessionWaitingBadge session={session} />}
       <span className="session-actions">
         {!renaming && (
           <button
