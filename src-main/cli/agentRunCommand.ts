@@ -79,6 +79,8 @@ function protocolEvent(event: AgentRunEvent, agentId: string): Record<string, un
     case 'state':
       return { ...base, type: 'state_update', key: 'lifecycle', value: event.state, scope: 'agent' };
     case 'ended':
+    case 'denied':
+      // A refusal is the ledger's consent.deny (counted in the summary), not an event of the agent's protocol.
       return null;
   }
 }

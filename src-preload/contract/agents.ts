@@ -19,6 +19,12 @@ export const AgentInfo = z.object({
   folder: z.string(),
   manifestSha256: z.string(),
   warnings: z.array(z.string()),
+  /** The manifest's optional `description`: what the agent is for, in a sentence (null when it has none). */
+  description: z.string().nullable(),
+  /** The manifest's optional `ui.example_prompt`: a prompt that shows what to ask it (null when it has none). */
+  examplePrompt: z.string().nullable(),
+  /** `ui.hints` has "internal": a helper other agents run (the goal run's executor); the launcher does not offer it. */
+  internal: z.boolean(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
@@ -28,7 +34,22 @@ export type BrokenAgent = z.infer<typeof BrokenAgent>;
 
 export const AgentState = z.enum(['Registered', 'Initialized', 'Active', 'Suspended', 'Terminated']);
 
-export const RunOutcome = z.enum(['running', 'completed', 'failed', 'stopped', 'timeout', 'cpu_budget', 'memory_limit']);
+/** `interrupted`: the host stopped (a crash, a kill) while the run was live; the restarted host closed it. */
+export const RunOutcome = z.enum(['running', 'completed', 'failed', 'stopped', 'timeout', 'cpu_budget', 'memory_limit', 'interrupted']);
+
+/** A capability use the run was refused (by a rule, the user, a timeout, a missing grant): one row on its card. */
+export const DeniedCall = z.object({
+  /** The capability asked for, e.g. "files.read", "network", "process.exec". */
+  capability: z.string(),
+  /** What it was for: the path, host, or command as the consent engine recorded it (null when it named none). */
+  target: z.string().nullable(),
+  /** Why it was refused, in the consent engine's words. */
+  reason: z.string(),
+  /** The consent engine's code: no_grant, needs_prompt, denied_by_rule, revoked, expired, bad_request… */
+  code: z.string(),
+  at: z.number().int(),
+});
+export type DeniedCall = z.infer<typeof DeniedCall>;
 
 export const AgentRunInfo = z.object({
   id: RunId,
@@ -41,6 +62,13 @@ export const AgentRunInfo = z.object({
   endedAt: z.number().int().nullable(),
   /** Why it failed or stopped, in words the user can act on. */
   error: z.object({ code: z.string(), message: z.string(), hint: z.string().nullable() }).nullable(),
+  /** How many of its capability uses were refused so far (each is a `denied` event): a completed run with some is "partly denied". */
+  deniedCalls: z.number().int().min(0),
+  /**
+   * How many grants the user gave it during the run (consent.grant). With refusals too it did part of its work
+   * ("partly denied"); with refusals and no grant it was denied what it needed ("denied").
+   */
+  grantsGiven: z.number().int().min(0),
 });
 export type AgentRunInfo = z.infer<typeof AgentRunInfo>;
 
@@ -61,6 +89,8 @@ export const AgentRunEvent = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('artifact'), id: z.string(), artifactKind: z.string(), path: z.string(), previewHint: z.string().nullable() }),
   z.object({ kind: z.literal('error'), code: z.string(), message: z.string(), hint: z.string().nullable() }),
   z.object({ kind: z.literal('state_update'), key: z.string(), value: z.unknown(), scope: z.enum(['agent', 'session']) }),
+  /** A capability use the run was refused. */
+  z.object({ kind: z.literal('denied'), call: DeniedCall }),
   /** The run ended; nothing follows. */
   z.object({ kind: z.literal('ended'), run: AgentRunInfo }),
 ]);

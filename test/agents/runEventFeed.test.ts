@@ -22,6 +22,8 @@ function newRun(): AgentRun {
     startedAt: 0,
     endedAt: null,
     error: null,
+    deniedCalls: 0,
+    grantsGiven: 0,
   };
   return new AgentRun(info);
 }

@@ -17,6 +17,8 @@ const info: AgentRunInfo = {
   startedAt: 1,
   endedAt: null,
   error: null,
+  deniedCalls: 0,
+  grantsGiven: 0,
 };
 
 function output(cardId: string, data: string, cardKind: 'markdown' | 'code' | 'diff' | 'log' | 'image' = 'log'): AgentRunEvent {

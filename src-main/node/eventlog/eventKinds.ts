@@ -20,6 +20,12 @@ export const EventKind = {
   hostProgress: 'host.progress',
   /** subject: the ACP conversation id; payload: { type, data } (src-main/node/acp/acpEventLog.ts); no effect on replay. */
   acpEvent: 'acp.event',
+  /** subject: the agent run id; payload: its AgentRunInfo, at its start and again when it ends (agents/runtime/agentRunLog.ts). */
+  agentRun: 'agent.run',
+  /** subject: the agent run id; payload: one AgentRunEvent other than output (state, error, artifact, denied…). */
+  agentEvent: 'agent.event',
+  /** data: output text; subject: "<run id>#<card id>" (the card's kind is the `agent.event` output header before it). */
+  agentOutput: 'agent.output',
   /** Written by retention in place of removed events; payload: DroppedEvents. */
   dropped: 'eventlog.dropped',
 } as const;

@@ -91,8 +91,11 @@ export function replaySession(sessionId: string, events: Iterable<LoggedEvent>, 
         break;
       case EventKind.hostProgress:
       case EventKind.acpEvent:
-        // Progress messages are shown in the progress log, ACP conversations by acp.updates; they change nothing a
-        // replay rebuilds.
+      case EventKind.agentRun:
+      case EventKind.agentEvent:
+      case EventKind.agentOutput:
+        // Progress messages are shown in the progress log, ACP conversations by acp.updates, agent runs by
+        // agent.events; they change nothing a replay rebuilds.
         break;
       case EventKind.dropped: {
         const { through } = parse(Dropped, event.payload);

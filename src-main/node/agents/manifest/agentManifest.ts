@@ -16,4 +16,8 @@ export interface AgentManifest {
   resources: { cpuMillicores: number; memBytes: number };
   /** Known and unknown hints alike (unknown ones were warned about); the UI ignores what it does not know. */
   uiHints: string[];
+  /** Optional `description`: what the agent is for (null when absent). */
+  description: string | null;
+  /** Optional `ui.example_prompt`: a prompt that shows what to ask the agent (null when absent). */
+  examplePrompt: string | null;
 }

@@ -17,9 +17,9 @@ export interface ManifestCheckOptions {
 
 /** The keys of schema 0.1, per table; anything else is warned about (a typo would otherwise be silently ignored). */
 const KNOWN_KEYS: Record<string, readonly string[]> = {
-  '': ['schema_version', 'name', 'version', 'entry', 'sandbox', 'capabilities', 'oauth_scopes', 'resources', 'ui'],
+  '': ['schema_version', 'name', 'version', 'entry', 'sandbox', 'capabilities', 'oauth_scopes', 'resources', 'ui', 'description'],
   resources: ['cpu', 'mem'],
-  ui: ['hints'],
+  ui: ['hints', 'example_prompt'],
 };
 
 const MAX_NAME_LENGTH = 64;
@@ -41,6 +41,8 @@ export function validateManifest(table: Table, folder: string, issues: ManifestI
   const capabilities = checkCapabilities(table.capabilities, oauthScopes, issues);
   const resources = checkResources(table.resources, sandbox, issues);
   const uiHints = checkUiHints(table.ui, issues);
+  const description = optionalText(table.description, 'description', MAX_DESCRIPTION_LENGTH, issues);
+  const examplePrompt = optionalText(isTable(table.ui) ? table.ui.example_prompt : undefined, 'ui.example_prompt', MAX_EXAMPLE_LENGTH, issues);
   if (issues.hasErrors || !name || !version || !sandbox || !entryPath || !oauthScopes || !capabilities || !resources || !uiHints) return null;
   return {
     schemaVersion: CURRENT_SCHEMA_VERSION,
@@ -53,7 +55,31 @@ export function validateManifest(table: Table, folder: string, issues: ManifestI
     oauthScopes: oauthScopes.map((scope) => scope.parsed),
     resources,
     uiHints,
+    description,
+    examplePrompt,
   };
+}
+
+const MAX_DESCRIPTION_LENGTH = 500;
+const MAX_EXAMPLE_LENGTH = 1000;
+
+/**
+ * `description` and `ui.example_prompt`: optional keys this shell adds beside §1's (shown in the launcher). Text
+ * that is wrong is only a warning and is left out: an agent must not fail to load over its blurb.
+ */
+function optionalText(value: unknown, key: string, max: number, issues: ManifestIssues): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'string') {
+    issues.warning('wrong_type', key, 'a string', describeFound(value), `write ${key} = "…" or remove it; it is not shown`);
+    return null;
+  }
+  const text = value.trim();
+  if (text.length === 0) return null;
+  if (text.length > max) {
+    issues.warning('invalid_value', key, `at most ${max} characters`, `${text.length} characters`, 'shorten it; the first part is shown');
+    return text.slice(0, max);
+  }
+  return text;
 }
 
 function warnUnknownKeys(table: Table, issues: ManifestIssues): void {

@@ -33,6 +33,17 @@ export class AgentRun {
     });
   }
 
+  /** A run of an earlier host, rebuilt from the event log (agentRunLog.ts): replayed as it was, never live. */
+  static fromLog(info: AgentRunInfo, events: readonly AgentRunEvent[]): AgentRun {
+    const run = new AgentRun(info);
+    run.events.push(...events);
+    if (info.endedAt !== null) {
+      run.appended.dispose();
+      run.ending.abort();
+    }
+    return run;
+  }
+
   get ended(): boolean {
     return this.info.endedAt !== null;
   }
@@ -46,6 +57,11 @@ export class AgentRun {
     if (Number.isFinite(count) && count > 0) this.tokens += Math.round(count);
   }
 
+  /** The user granted it something while it ran (the count goes out with its record, in `ended`). */
+  countGrant(): void {
+    if (!this.ended) this.info = { ...this.info, grantsGiven: this.info.grantsGiven + 1 };
+  }
+
   /** Everything so far, oldest first. */
   replay(): readonly AgentRunEvent[] {
     return this.events;
@@ -53,6 +69,7 @@ export class AgentRun {
 
   push(event: AgentRunEvent): void {
     if (this.ended) return;
+    if (event.kind === 'denied') this.info = { ...this.info, deniedCalls: this.info.deniedCalls + 1 };
     this.events.push(event);
     if (event.kind === 'output') {
       this.keptChars += event.data.length;

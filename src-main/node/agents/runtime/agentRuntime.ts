@@ -16,9 +16,12 @@ import { StagedWorkspaceFiles } from '../../sandbox/wasm/stagedWorkspaceFiles';
 import { WorkspaceFiles } from '../../sandbox/wasm/workspaceFiles';
 import type { SessionService } from '../../sessions/sessionService';
 import { errorsOf, formatIssue, warningsOf } from '../manifest';
+import { INTERNAL_HINT } from '../manifest/uiHints';
 import type { CatalogAgent } from '../registry/agentCatalog';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { AgentRun } from './agentRun';
+import type { AgentRunLog } from './agentRunLog';
+import { followDenials } from './runDenials';
 import { composeTurnPrompt, turnInputFields, type AgentTurn } from './agentTurn';
 import { NativeAgent } from './nativeAgent';
 import { cardKindOf } from './cardKind';
@@ -51,6 +54,8 @@ export interface AgentRuntimeOptions {
   stepDeadlineMs?: number;
   /** The session's changes: every run is a turn, between a snapshot before the agent starts and one after it ends. */
   turns?: TurnRecorder;
+  /** Where runs are kept so their cards survive a restart (the session's event log); in memory only without it. */
+  runLog?: AgentRunLog;
   /** How much output one agent may send: chunks and characters per second, each with a burst. */
   outputRate?: { chunksPerSecond: number; chunkBurst: number; charsPerSecond: number; charBurst: number };
 }
@@ -78,6 +83,9 @@ function toInfo(agent: CatalogAgent): AgentInfo {
     folder: agent.folder,
     manifestSha256: agent.manifestSha256,
     warnings: warningsOf(agent.report).map(formatIssue),
+    description: manifest.description,
+    examplePrompt: manifest.examplePrompt,
+    internal: manifest.uiHints.includes(INTERNAL_HINT),
   };
 }
 
@@ -94,9 +102,18 @@ export class AgentRuntime implements Disposable {
   private readonly staging = new Map<string, StagedWorkspaceFiles>();
   private readonly now: () => number;
   private sandbox: WasmSandbox | undefined;
+  private readonly denials: Disposable | undefined;
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.now = options.now ?? Date.now;
+    // A refused capability use goes on the card of that agent's live run in the session (its newest, should there be two).
+    if (typeof options.ledger.onDidAppend === 'function') {
+      this.denials = followDenials(
+        options.ledger,
+        (sessionId, agent, call) => this.liveRunOf(sessionId, agent)?.push({ kind: 'denied', call }),
+        (sessionId, agent) => this.liveRunOf(sessionId, agent)?.countGrant(),
+      );
+    }
   }
 
   private get wasm(): WasmSandbox {
@@ -118,14 +135,24 @@ export class AgentRuntime implements Disposable {
     };
   }
 
+  private liveRunOf(sessionId: string, agent: string): AgentRun | undefined {
+    return [...this.runs.values()].filter((run) => !run.ended && run.info.sessionId === sessionId && run.info.agent === agent).at(-1);
+  }
+
+  /** The session's runs: this host's, and those an earlier host logged (over, or closed as interrupted). */
   runsOf(sessionId: string): AgentRunInfo[] {
-    return [...this.runs.values()].filter((run) => run.info.sessionId === sessionId).map((run) => run.info);
+    const here = [...this.runs.values()].filter((run) => run.info.sessionId === sessionId).map((run) => run.info);
+    const logged = this.options.runLog?.runsOf(sessionId).filter((info) => !this.runs.has(info.id)) ?? [];
+    return [...logged, ...here];
   }
 
   get(runId: string): AgentRun {
     const run = this.runs.get(runId);
-    if (!run) throw new DomainError('not_found', `no agent run with id ${runId}`);
-    return run;
+    if (run) return run;
+    // Not rebuilt into `runs`: an earlier host's run is over, and its events stay on disk rather than in memory.
+    const logged = this.options.runLog?.load(runId);
+    if (logged) return AgentRun.fromLog(logged.info, logged.events);
+    throw new DomainError('not_found', `no agent run with id ${runId}`);
   }
 
   /** The installed agent of that name (the registry looked at again first), or undefined. */
@@ -165,8 +192,11 @@ export class AgentRuntime implements Disposable {
       startedAt: this.now(),
       endedAt: null,
       error: null,
+      deniedCalls: 0,
+      grantsGiven: 0,
     }, turn);
     this.runs.set(run.info.id, run);
+    this.options.runLog?.record(run);
     this.options.ledger.append({
       type: 'agent.start',
       actor,
@@ -405,6 +435,7 @@ export class AgentRuntime implements Disposable {
   }
 
   dispose(): void {
+    this.denials?.dispose();
     for (const agent of this.agents.values()) agent.kill('the host is shutting down');
     this.sandbox?.dispose();
   }

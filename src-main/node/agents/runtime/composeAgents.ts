@@ -8,10 +8,13 @@ import type { NativeSandbox } from '../../sandbox/native/nativeSandbox';
 import { AgentStore } from '../../sandbox/wasm/agentStore';
 import { WasmSandbox } from '../../sandbox/wasm/wasmSandbox';
 import type { SessionService } from '../../sessions/sessionService';
+import type { EventLog } from '../../eventlog/eventLog';
 import type { Database } from '../../store/database';
+import type { SecretScrubber } from '../../vault/secretScrubber';
 import type { CredentialServices } from '../../vault/credentialServices';
 import type { AgentRegistry } from '../registry/agentRegistry';
 import { createAgentHandlers } from './agentHandlers';
+import { AgentRunLog } from './agentRunLog';
 import { AgentRuntime } from './agentRuntime';
 
 export interface AgentsDeps {
@@ -27,6 +30,9 @@ export interface AgentsDeps {
   actor: string;
   /** The session's changes: each agent run is recorded as a turn. */
   turns?: TurnRecorder;
+  /** The sessions' event log: each run's events are kept there (scrubbed), so its card survives a restart. */
+  events?: EventLog;
+  scrubber?: SecretScrubber;
 }
 
 /**
@@ -37,6 +43,9 @@ export interface AgentsDeps {
 export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, ReturnType<typeof createAgentHandlers>> {
   const { db, ledger, consent, exec, credentials } = deps;
   const audit = (entry: Parameters<Ledger['append']>[0]) => ledger.append(entry);
+  const runLog = deps.events && deps.scrubber ? new AgentRunLog(db, deps.events, deps.scrubber) : undefined;
+  // Runs an earlier host left going (it crashed or was killed) are over: say so in the log before anyone lists them.
+  runLog?.closeLost(Date.now());
   const agents = new AgentRuntime({
     registry: deps.registry,
     sessions: deps.sessions,
@@ -48,6 +57,7 @@ export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, R
     llm: { consent, modelConfigFile: modelConfigPath(deps.home), store: new AgentStore(db), audit },
     takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     turns: deps.turns,
+    runLog,
   });
   return { service: agents, handlers: createAgentHandlers(agents, deps.actor), dispose: () => agents.dispose() };
 }
