@@ -2,12 +2,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useAgents } from './agentsStore';
+import { defaultAgent, launcherAgents } from './launcherAgents';
 import { startRun } from './runActions';
 
 /** Pick an agent, type a prompt, Start (or Enter in the prompt field). */
 export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disabled: boolean }) {
   const client = useConnection((s) => s.client);
-  const agents = useAgents((s) => s.agents);
+  const listed = useAgents((s) => s.agents);
+  const agents = listed && launcherAgents(listed);
   const chosen = useAgents((s) => s.chosenAgent[sessionId]);
   const [prompt, setPrompt] = useState('');
   const [busy, setBusy] = useState(false);
@@ -19,7 +21,8 @@ export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disa
     promptRef.current?.focus();
     useAgents.getState().requestPromptFocus(null);
   }, [focusRequested]);
-  const agent = chosen && agents?.some((a) => a.name === chosen) ? chosen : (agents?.[0]?.name ?? '');
+  const agent = chosen && agents?.some((a) => a.name === chosen) ? chosen : (agents ? defaultAgent(agents)?.name ?? '' : '');
+  const info = agents?.find((a) => a.name === agent);
   const canStart = !!client && !disabled && !busy && agent !== '' && prompt.trim() !== '';
 
   async function submit(event: FormEvent): Promise<void> {
@@ -58,7 +61,7 @@ export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disa
         ref={promptRef}
         type="text"
         aria-label="Prompt for the agent"
-        placeholder="What should the agent do? (Enter to start)"
+        placeholder={info?.examplePrompt ? `e.g. ${info.examplePrompt} (Enter to start)` : 'What should the agent do? (Enter to start)'}
         data-testid="agent-prompt"
         value={prompt}
         disabled={disabled}
@@ -67,6 +70,30 @@ export function AgentLauncher({ sessionId, disabled }: { sessionId: string; disa
       <button type="submit" data-testid="agent-start" disabled={!canStart} aria-busy={busy}>
         Start
       </button>
+      {info && (info.description || info.examplePrompt) && (
+        <p className="agent-blurb" data-testid="agent-blurb">
+          {info.description && <span data-testid="agent-blurb-description">{info.description}</span>}
+          {info.examplePrompt && (
+            <>
+              {' '}
+              <span className="muted">Try:</span>{' '}
+              <button
+                type="button"
+                className="link-button"
+                data-testid="agent-example"
+                title="Put this example in the prompt field"
+                disabled={disabled}
+                onClick={() => {
+                  setPrompt(info.examplePrompt ?? '');
+                  promptRef.current?.focus();
+                }}
+              >
+                {info.examplePrompt}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       {error && (
         <small className="item-error" role="alert" data-testid="agent-start-error">
           {error}

@@ -29,6 +29,11 @@ export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
           {agent.sandbox}
         </span>
       </header>
+      {agent.description && (
+        <p className="agent-description" data-testid="agent-description">
+          {agent.description}
+        </p>
+      )}
       <dl className="manifest-fields">
         <dt>Capabilities</dt>
         <dd data-testid="agent-capabilities">
@@ -66,6 +71,11 @@ export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
         </dd>
       </dl>
       <footer className="manifest-actions">
+        {agent.internal ? (
+          <span className="muted" data-testid="agent-internal">
+            Run by the goal run, not started by hand
+          </span>
+        ) : (
         <button
           type="button"
           className="secondary"
@@ -76,6 +86,7 @@ export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
         >
           {session ? `Use in ${session.name}` : 'Use in a session'}
         </button>
+        )}
       </footer>
       {agent.warnings.length > 0 && (
         <ul className="manifest-warnings" aria-label="Warnings">

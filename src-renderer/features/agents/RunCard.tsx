@@ -4,17 +4,11 @@ import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
 import { errorMessage } from '../../ui/errorMessage';
 import { useAgents } from './agentsStore';
 import { OutputCard } from './OutputCard';
+import { DeniedCalls } from './DeniedCalls';
+import { OutcomeChip } from './OutcomeChip';
 import { controlRun, type RunControl } from './runActions';
+import { runOutcome } from './runOutcome';
 
-const outcomeWords: Record<string, string> = {
-  running: 'running',
-  completed: 'completed',
-  failed: 'failed',
-  stopped: 'stopped',
-  timeout: 'timed out',
-  cpu_budget: 'CPU budget used up',
-  memory_limit: 'memory limit reached',
-};
 
 /** A run of an agent in the session: its state with Stop / Suspend / Resume, and its output cards. */
 export function RunCard({ runId, askingAgents }: { runId: string; askingAgents: readonly string[] }) {
@@ -50,10 +44,7 @@ export function RunCard({ runId, askingAgents }: { runId: string; askingAgents: 
         <span className="card-title" title={info.prompt}>
           <strong>{info.agent}</strong> <span className="muted">“{info.prompt}”</span>
         </span>
-        <span className={`badge run-state run-state-${info.state.toLowerCase()}`} data-testid="run-state" title={run.stateNote ?? undefined}>
-          {run.unavailable ? 'No longer available' : info.state}
-          {terminated ? ` · ${outcomeWords[info.outcome] ?? info.outcome}` : ''}
-        </span>
+        <OutcomeChip outcome={runOutcome(info, run.unavailable)} testId="run-state" title={run.stateNote ?? undefined} />
         <TurnChangesBadge sessionId={info.sessionId} kind="agent_run" sourceId={runId} />
         <span className="card-tools">
           {controllable && info.state === 'Active' && (
@@ -97,6 +88,7 @@ export function RunCard({ runId, askingAgents }: { runId: string; askingAgents: 
             ))}
           </ul>
         )}
+        {run.denied.length > 0 && <DeniedCalls calls={run.denied} />}
         {run.errors.map((e, i) => (
           <p key={i} className="run-error" data-testid="run-error">
             <strong>{e.code}</strong>: {e.message}

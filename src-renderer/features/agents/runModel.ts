@@ -1,4 +1,4 @@
-import type { AgentRunEvent, AgentRunInfo } from '../../../src-preload/contract';
+import type { AgentRunEvent, AgentRunInfo, DeniedCall } from '../../../src-preload/contract';
 
 export type CardKind = Extract<AgentRunEvent, { kind: 'output' }>['cardKind'];
 
@@ -37,6 +37,8 @@ export interface RunModel {
   cards: OutputCardModel[];
   errors: RunError[];
   artifacts: RunArtifact[];
+  /** The capability uses it was refused, oldest first. */
+  denied: DeniedCall[];
   /** Why the run is in its current state (the latest `state` event's cause and detail). */
   stateNote: string | null;
   /** The stream said `ended`: everything is here and nothing more will come. */
@@ -46,7 +48,7 @@ export interface RunModel {
 }
 
 export function newRunModel(info: AgentRunInfo): RunModel {
-  return { info, cards: [], errors: [], artifacts: [], stateNote: null, complete: false, unavailable: false };
+  return { info, cards: [], errors: [], artifacts: [], denied: [], stateNote: null, complete: false, unavailable: false };
 }
 
 /** Every line of a card, the unfinished last one included (what a view shows). */
@@ -105,6 +107,8 @@ export function applyRunEvent(run: RunModel, event: AgentRunEvent): RunModel {
       return { ...run, artifacts: [...run.artifacts, { id: event.id, artifactKind: event.artifactKind, path: event.path, previewHint: event.previewHint }] };
     case 'error':
       return { ...run, errors: [...run.errors, { code: event.code, message: event.message, hint: event.hint }] };
+    case 'denied':
+      return { ...run, denied: [...run.denied, event.call], info: { ...run.info, deniedCalls: Math.max(run.info.deniedCalls, run.denied.length + 1) } };
     case 'state_update':
       return run;
     case 'ended':

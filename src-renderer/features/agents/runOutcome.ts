@@ -1,0 +1,53 @@
+import type { AgentRunInfo } from '../../../src-preload/contract';
+
+/** What became of a run, as its chip says it; `kind` picks the chip's colour and icon (runOutcome.css). */
+export type OutcomeKind =
+  | 'live'
+  | 'completed'
+  | 'partly-denied'
+  | 'denied'
+  | 'failed'
+  | 'timed-out'
+  | 'cancelled'
+  | 'limit'
+  | 'interrupted'
+  | 'unavailable';
+
+export interface RunOutcomeView {
+  kind: OutcomeKind;
+  /** The chip's word: never the colour alone. */
+  word: string;
+  /** A shape beside the word (hidden from screen readers: the word says it). */
+  icon: string;
+}
+
+const LIVE_WORDS: Record<string, string> = { Registered: 'Starting', Initialized: 'Starting', Active: 'Active', Suspended: 'Suspended' };
+
+/**
+ * The run's outcome from what the host says about it: its lifecycle state, its outcome, its error's code and how many
+ * of its capability uses were refused (and whether the user granted it anything meanwhile).
+ */
+export function runOutcome(info: Pick<AgentRunInfo, 'state' | 'outcome' | 'error' | 'deniedCalls' | 'grantsGiven'>, unavailable = false): RunOutcomeView {
+  if (unavailable) return { kind: 'unavailable', word: 'No longer available', icon: '?' };
+  if (info.state !== 'Terminated' || info.outcome === 'running') return { kind: 'live', word: LIVE_WORDS[info.state] ?? info.state, icon: '●' };
+  const denied = info.deniedCalls > 0;
+  switch (info.outcome) {
+    case 'completed':
+      if (!denied) return { kind: 'completed', word: 'Completed', icon: '✓' };
+      // Refused everything it asked for (nothing granted meanwhile): it could not do its work.
+      return info.grantsGiven > 0 ? { kind: 'partly-denied', word: 'Partly denied', icon: '◐' } : { kind: 'denied', word: 'Denied', icon: '⊘' };
+    case 'failed':
+      if (info.error?.code === 'capability_denied' || (denied && info.grantsGiven === 0)) return { kind: 'denied', word: 'Denied', icon: '⊘' };
+      return { kind: 'failed', word: 'Failed', icon: '✕' };
+    case 'timeout':
+      return { kind: 'timed-out', word: 'Timed out', icon: '⏱' };
+    case 'stopped':
+      return { kind: 'cancelled', word: 'Cancelled', icon: '■' };
+    case 'cpu_budget':
+      return { kind: 'limit', word: 'CPU budget used up', icon: '▲' };
+    case 'memory_limit':
+      return { kind: 'limit', word: 'Out of memory', icon: '▲' };
+    case 'interrupted':
+      return { kind: 'interrupted', word: 'Interrupted', icon: '↯' };
+  }
+}
