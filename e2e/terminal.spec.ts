@@ -130,7 +130,7 @@ test.describe('terminal cards', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => terminalText(card)).toMatch(/^pasted:needle-42$/m);
 
-    // Resize: dragging the screen's corner taller gives the shell more rows.
+    // Resize: the dock's splitter (the terminal fills the dock) moved taller gives the shell more rows.
     // The size is parsed from the same read that matched: a second read could come after the next `clear`.
     const rowsNow = async (): Promise<number> => {
       await runInTerminal(page, card, 'clear; stty size | sed "s/^/size:/"');
@@ -139,10 +139,10 @@ test.describe('terminal cards', () => {
       return Number(size![1]);
     };
     const rowsBefore = await rowsNow();
-    const screen = (await card.locator('.terminal-screen').boundingBox())!;
-    await page.mouse.move(screen.x + screen.width - 3, screen.y + screen.height - 3);
+    const splitter = (await visibleSessionView(page).getByTestId('dock-splitter').boundingBox())!;
+    await page.mouse.move(splitter.x + splitter.width / 2, splitter.y + splitter.height / 2);
     await page.mouse.down();
-    await page.mouse.move(screen.x + screen.width - 3, screen.y + screen.height + 157, { steps: 5 });
+    await page.mouse.move(splitter.x + splitter.width / 2, splitter.y - 157, { steps: 5 });
     await page.mouse.up();
     await expect.poll(rowsNow).toBeGreaterThanOrEqual(rowsBefore + 8);
     await saveScreenshot(page, 'terminal-find-copy-resize');

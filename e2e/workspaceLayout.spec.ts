@@ -149,6 +149,26 @@ test.describe('session page layout', () => {
     await expect.poll(async () => (await second.boundingBox())!.width).toBeGreaterThan(left.width + 20);
   });
 
+  test('the runs list is a dock tab, and a run row is one line without a chip per sandbox limit', async ({ omni }) => {
+    const { page } = omni;
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('chips'), 'Chips');
+    const view = visibleSessionView(page);
+    // No terminal yet: the runs list is the dock's tab in front.
+    await expect(view.getByTestId('dock-tab').filter({ hasText: 'Runs' })).toHaveAttribute('aria-selected', 'true');
+    await view.getByTestId('exec-run-command').fill('true');
+    await view.getByTestId('exec-run-command').press('Enter');
+    const row = view.getByTestId('exec-run-row').first();
+    await expect(row.getByTestId('exec-run-status')).toHaveText('exited 0');
+    // The user's own command runs as asked: one quiet 'no sandbox', no limit chips, and the row fits the pane.
+    await expect(row).toContainText('no sandbox');
+    await expect(row.getByTestId('exec-run-limit')).toHaveCount(0);
+    expect(await inView(page, row)).toBe(true);
+    const box = (await row.boundingBox())!;
+    expect(box.height).toBeLessThan(60);
+  });
+
   test('screenshots of the session page, light and dark, at 1440x900 and 1000x700', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
