@@ -128,6 +128,17 @@ export class ConsentEngine implements Disposable {
     this.grants.release(grantId, holder);
   }
 
+  /**
+   * A run has ended: the "Allow once" grants among `grantIds` that it spent (status used, not held by a run through
+   * claim()) are no longer in flight and leave the grants list. Live and timed grants are untouched.
+   */
+  retireUsed(grantIds: Iterable<string>): void {
+    for (const grantId of grantIds) {
+      const found = this.grants.get(grantId);
+      if (found && found.grant.once && found.grant.status === 'used' && found.heldBy === null) this.grants.retire(found);
+    }
+  }
+
   /** The typed error for a denied check. */
   errorFor(use: CapabilityUse, result: CheckResult): CapabilityDeniedError | CapabilityRevokedError {
     const capability = typeof use.capability === 'string' ? use.capability : String(use.capability);

@@ -52,10 +52,14 @@ export class LiveGrants implements Disposable {
     this.expiry = new GrantExpiry(clock, (grantId) => this.expireDue(grantId));
   }
 
-  /** Takes up the grants of the last run. Time went on while the host was down: those past their time end now. */
+  /**
+   * Takes up the grants of the last run. Time went on while the host was down: those past their time end now. A
+   * used "Allow once" is not taken up: the run that spent it ended with the host, so nothing is in flight on it.
+   */
   restore(): void {
     const now = this.clock.now();
     for (const grant of this.store.active(now)) {
+      if (grant.status === 'used') continue;
       if (grant.status === 'live' && now >= grant.expiresAt) {
         this.persistEnd(grant, 'expired', grant.agentId, 'the grant ran out while the host was not running');
         continue;
@@ -135,6 +139,12 @@ export class LiveGrants implements Disposable {
       });
     });
     this.changed.fire({ kind: 'used', grant: found.grant });
+  }
+
+  /** A spent once-grant whose use is over (its run ended): it leaves memory and the grants panel. */
+  retire(found: ActiveGrant): void {
+    this.untrack(found);
+    this.changed.fire({ kind: 'spent', grant: found.grant });
   }
 
   /** The holder of a spent once-grant has ended (its run is over): the grant leaves memory and the grants panel. */

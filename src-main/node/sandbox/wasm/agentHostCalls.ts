@@ -2,11 +2,12 @@ import { DisposableStore, Emitter, type Disposable } from '../../../../src-prelo
 import type { LedgerAppend } from '../../ledger/ledger';
 import type { AgentStore } from './agentStore';
 import type { HostCallErrorCode } from './abi';
-import { guardedFetch } from './guardedFetch';
+import { guardedFetch, knownBlockedHost } from './guardedFetch';
 import { AgentShell, type ShellBackend } from './agentShell';
 import { HostCallError } from './hostCallError';
 import type { SandboxConsent } from './sandboxConsent';
 import type { WorkspaceFiles } from './workspaceFiles';
+import { writePreview } from './writePreview';
 import { prepareInjection, type CredentialInjector } from '../../vault/handleInjection';
 
 export interface AgentHostCallsOptions {
@@ -64,6 +65,14 @@ export class AgentHostCalls implements Disposable {
   private readonly inFlight = new Set<AbortController>();
   /** Credential handles omni.consent issued to this agent: one issued under "Allow once" ends when it stops. */
   private readonly handles = new Set<string>();
+  /**
+   * Capabilities this run was allowed once (omni.consent answered "Allow once"), with what was asked: an "Allow
+   * once" covers one call, so a later call that no grant covers asks the user again rather than failing silently
+   * (an agent that ignores a refused call would otherwise report a wrong answer as complete).
+   */
+  private readonly allowedOnce = new Map<string, { reason: string; durationS: number; scope: string | null }>();
+  /** Grants this run's calls used: its spent "Allow once" grants leave the grants list when the run ends. */
+  private readonly usedGrants = new Set<string>();
   private readonly outputs = this.owner.add(new Emitter<OutputChunk>());
   private readonly artifacts = this.owner.add(new Emitter<{ id: string; kind: string; path: string; previewHint: string | null }>());
   private readonly states = this.owner.add(new Emitter<{ key: string; value: unknown; scope: string }>());
@@ -124,12 +133,12 @@ export class AgentHostCalls implements Disposable {
       case 'shell':
         return this.shell(req);
       case 'kv_get':
-        this.authorize('memory');
-        return { value: store.kvGet(agentId, req.key) };
+        return this.authorizeOrAskAgain('memory').then(() => ({ value: store.kvGet(agentId, req.key) }));
       case 'kv_set':
-        this.authorize('memory');
-        store.kvSet(agentId, req.key, req.value);
-        return {};
+        return this.authorizeOrAskAgain('memory').then(() => {
+          store.kvSet(agentId, req.key, req.value);
+          return {};
+        });
       case 'scratch_get':
         return { value: store.scratchGet(sessionId, req.key) };
       case 'scratch_set':
@@ -151,41 +160,79 @@ export class AgentHostCalls implements Disposable {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}"`, `add "${capability}" to the manifest's capabilities`);
     }
     try {
-      return consent.authorize({ agentId, sessionId, capability, target, ...extra }).signal;
+      const { grantId, signal } = consent.authorize({ agentId, sessionId, capability, target, ...extra });
+      this.usedGrants.add(grantId);
+      return signal;
     } catch (error) {
       throw asHostCallError(error);
     }
   }
 
+  /**
+   * authorize(), and when nothing covers the use although this run was allowed the capability once, the user is
+   * asked again (the same reason and scope, naming the new target) and the use is authorized by the answer.
+   */
+  private async authorizeOrAskAgain(capability: string, target?: string): Promise<AbortSignal> {
+    try {
+      return this.authorize(capability, target);
+    } catch (error) {
+      const earlier = this.allowedOnce.get(capability);
+      if (!earlier || !(error instanceof HostCallError) || error.code !== 'capability_denied') throw error;
+      const outcome = await this.askUser({ capability, target, scope: earlier.scope ?? undefined, reason: earlier.reason, durationS: earlier.durationS });
+      if (outcome.decision !== 'allow') {
+        // The user said no to this call: later calls are refused without asking (the agent may ask itself).
+        this.allowedOnce.delete(capability);
+        throw new HostCallError('capability_denied', `${capability}${target ? ` on ${target}` : ''} asked again and not allowed: ${outcome.reason}`, 'carry on without it, and say what could not be done');
+      }
+      // Allowed for a while: that grant covers what follows, nothing more to ask.
+      if (!outcome.grant?.once) this.allowedOnce.delete(capability);
+      return this.authorize(capability, target);
+    }
+  }
+
+  /** consent.ask tied to this agent: when it stops (dispose), its prompt is withdrawn instead of waiting out its deadline. */
+  private async askUser(ask: Omit<Parameters<SandboxConsent['ask']>[0], 'agentId' | 'sessionId' | 'signal'>): ReturnType<SandboxConsent['ask']> {
+    const { agentId, sessionId, consent } = this.o;
+    const asking = new AbortController();
+    this.inFlight.add(asking);
+    try {
+      return await consent.ask({ agentId, sessionId, ...ask, signal: asking.signal });
+    } finally {
+      this.inFlight.delete(asking);
+    }
+  }
+
   private async consent(req: Request): Promise<Response> {
-    const { agentId, sessionId, declared, consent } = this.o;
+    const { agentId, sessionId, declared } = this.o;
     const capability = str(req, 'capability')!;
     if (!declared.has(capability)) {
       throw new HostCallError('not_declared', `the manifest does not declare "${capability}", so it cannot be asked for`, `add "${capability}" to the manifest's capabilities`);
     }
     const durationS = typeof req.duration_s === 'number' && req.duration_s > 0 ? req.duration_s : 0;
-    // Tied to this agent: when it stops (dispose), its prompt is withdrawn instead of waiting out its deadline.
-    const asking = new AbortController();
-    this.inFlight.add(asking);
-    let outcome: Awaited<ReturnType<SandboxConsent['ask']>>;
-    try {
-      // method and action let a network write be asked for exactly ("POST https://api.example.org/items").
-      outcome = await consent.ask({
-        agentId,
-        sessionId,
-        capability,
-        target: str(req, 'target', true),
-        scope: str(req, 'scope', true),
-        method: str(req, 'method', true),
-        action: str(req, 'action', true),
-        reason: str(req, 'reason')!,
-        durationS,
-        signal: asking.signal,
-      });
-    } finally {
-      this.inFlight.delete(asking);
-    }
+    const target = str(req, 'target', true);
+    const reason = str(req, 'reason')!;
+    // A network target the policy blocks anyway (127.0.0.1, a private range, localhost) is refused before the user
+    // is asked: an "Allow" would be followed by a block, and the agent learns why now.
+    const blockedHost = capability === 'network' && target !== undefined ? knownBlockedHost(hostOf(target), new Set(this.o.network?.trustedAddresses ?? [])) : null;
+    if (blockedHost) return { granted: false, expires_at: null, reason: blockedHost.message, code: blockedHost.code };
+    // A write that says what it would write (content_b64) is shown to the user as a diff on the card.
+    const content = capability === 'files.write' && target !== undefined && req.content_b64 !== undefined ? Buffer.from(str(req, 'content_b64')!, 'base64') : undefined;
+    const write = content ? writePreview(this.o.files, target!, content) : undefined;
+    // method and action let a network write be asked for exactly ("POST https://api.example.org/items").
+    const outcome = await this.askUser({
+      write,
+      capability,
+      target,
+      scope: str(req, 'scope', true),
+      method: str(req, 'method', true),
+      action: str(req, 'action', true),
+      reason,
+      durationS,
+    });
     if (outcome.decision !== 'allow') return { granted: false, expires_at: null, reason: outcome.reason };
+    if (outcome.grant?.once && !capability.startsWith('oauth:')) {
+      this.allowedOnce.set(capability, { reason, durationS, scope: outcome.grant.scope });
+    }
     // oauth:<provider>.<scope>: the agent gets an opaque handle to use on net_fetch, never the token.
     const handle = capability.startsWith('oauth:') ? this.o.credentials?.issueHandle({ agentId, sessionId, capability }) : undefined;
     if (handle?.handle) this.handles.add(handle.handle);
@@ -201,21 +248,21 @@ export class AgentHostCalls implements Disposable {
     if (real !== asked) this.authorize(capability, real);
   }
 
-  private filesRead(req: Request): Response {
+  private async filesRead(req: Request): Promise<Response> {
     const { files } = this.o;
     const asked = files.lexical(req.path);
-    this.authorize('files.read', asked);
+    await this.authorizeOrAskAgain('files.read', asked);
     const resolved = files.resolveExisting(req.path);
     this.authorizePath('files.read', asked, resolved.relative);
     const { data } = files.read(req.path);
     return { path: resolved.relative, data_b64: data.toString('base64') };
   }
 
-  private filesList(req: Request): Response {
+  private async filesList(req: Request): Promise<Response> {
     const { files } = this.o;
     const path = req.path ?? '';
     const asked = files.lexical(path);
-    this.authorize('files.read', asked);
+    await this.authorizeOrAskAgain('files.read', asked);
     const resolved = files.resolveExisting(path);
     this.authorizePath('files.read', asked, resolved.relative);
     return { path: resolved.relative, entries: files.list(path).entries };
@@ -225,10 +272,10 @@ export class AgentHostCalls implements Disposable {
    * files_write replaces a file; files_create (`createOnly`) writes only where nothing is yet and otherwise answers
    * `exists`, leaving what is there untouched. Both need files.write for the path as asked and as it really is.
    */
-  private filesWrite(req: Request, createOnly = false): Response {
+  private async filesWrite(req: Request, createOnly = false): Promise<Response> {
     const { files, audit, agentId, sessionId } = this.o;
     const asked = files.lexical(req.path);
-    this.authorize('files.write', asked);
+    await this.authorizeOrAskAgain('files.write', asked);
     if (isReadOnlyTop(asked)) {
       throw new HostCallError('capability_denied', `"${asked}" is maintained by the shell and read-only to agents`, 'write elsewhere in the workspace');
     }
@@ -312,7 +359,19 @@ export class AgentHostCalls implements Disposable {
     this.inFlight.clear();
     for (const handle of this.handles) this.o.credentials?.endWithRun(handle);
     this.handles.clear();
+    // The run is over: the "Allow once" grants it spent are no longer in flight.
+    this.o.consent.retireUsed?.(this.usedGrants);
+    this.usedGrants.clear();
     this.owner.dispose();
+  }
+}
+
+/** The host part of a network target: "example.org", "127.0.0.1", "[::1]:8080" → "::1", "http://localhost/x" → "localhost". */
+function hostOf(target: string): string {
+  try {
+    return new URL(target.includes('://') ? target : `http://${target}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return target;
   }
 }
 

@@ -47,7 +47,25 @@ const REFUSED_HEADERS = new Set(['host', 'connection', 'content-length', 'transf
 const CREDENTIAL_HEADERS = ['authorization', 'cookie'];
 
 function blocked(host: string, address: string, why: string): HostCallError {
-  return new HostCallError('blocked_address', `${host} resolves to ${address} (${why}); agents may reach only public internet addresses`, 'use a public host name');
+  const what = host === address ? `${host} is a ${why} address` : `${host} resolves to ${address} (${why})`;
+  return new HostCallError('blocked_address', `${what}; agents may reach only public internet addresses`, 'use a public host name');
+}
+
+/**
+ * The refusal for a host known to be blocked without a DNS lookup: an IP literal outside the public internet, or
+ * "localhost" (and *.localhost, RFC 6761), which always means this machine. Null when only DNS can tell.
+ */
+export function knownBlockedHost(host: string, trusted: ReadonlySet<string> = new Set()): HostCallError | null {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (isIP(name)) {
+    const why = trusted.has(name) ? null : blockedAddressReason(name);
+    return why ? blocked(name, name, why) : null;
+  }
+  if (name === 'localhost' || name.endsWith('.localhost')) {
+    if (trusted.has('127.0.0.1') || trusted.has('::1')) return null;
+    return new HostCallError('blocked_address', `${host} is this machine (loopback); agents may reach only public internet addresses`, 'use a public host name');
+  }
+  return null;
 }
 
 /**
@@ -77,12 +95,12 @@ export async function guardedFetch(request: FetchRequest, options: GuardedFetchO
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new HostCallError('bad_request', `${url.protocol} URLs are not fetched`, 'use http:// or https://');
     }
-    const signal = options.authorize(url);
+    // Checked before authorize: an address the network policy refuses anyway is never put to the user as a
+    // question (an "Allow" on 127.0.0.1 would be followed by a block anyway).
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) {
-      const why = trusted.has(host) ? null : blockedAddressReason(host);
-      if (why) throw blocked(host, host, why);
-    }
+    const refusal = knownBlockedHost(host, trusted);
+    if (refusal) throw refusal;
+    const signal = options.authorize(url);
     const hopHeaders = options.headersFor ? { ...headers, ...lowerCased(options.headersFor(url)) } : headers;
     const response = await oneHop(url, method, hopHeaders, body, { signal, trusted, maxBody, deadline });
     const location = response.headers.location;
