@@ -165,4 +165,77 @@ test.describe('ACP conversations', () => {
     await expect(toolCall).toHaveAttribute('data-status', 'completed');
     await expect(card.getByTestId('acp-agent-message').last()).toContainText('The build exited with 0.');
   });
+  test('a long reply still streaming: the view follows its newest words, scrolling back up shows its text, which can be selected and copied', async ({ webBrowser }) => {
+    const home = join(tmp, 'home');
+    const userHome = join(tmp, 'user');
+    const workspace = join(tmp, 'project');
+    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
+    // 60 paragraphs at once, then a few words every 100 ms until cancelled (test/acp/fakeAcpAgent.ts).
+    writeFakeAcpAgent(home, 'fake', 'long-reply');
+    host = await startAcpHost(await freePort(), home, userHome);
+    context = await (await webBrowser()).newContext({ viewport: { width: 1000, height: 700 }, colorScheme: 'dark' });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await expectConnected(page);
+    await createSession(page, workspace, 'acp-long');
+    const view = visibleSessionView(page);
+    await view.getByTestId('acp-new').click();
+    await view.getByTestId('acp-agent-fake').click();
+    const card = view.getByTestId('acp-conversation');
+    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    await card.getByTestId('acp-prompt').fill('Tell me everything');
+    await card.getByTestId('acp-send').click();
+
+    const log = card.getByRole('log', { name: 'Conversation' });
+    const reply = card.getByTestId('acp-agent-message');
+    const belowView = (): Promise<number> => log.evaluate((e) => e.scrollHeight - e.scrollTop - e.clientHeight);
+    const moreCount = (): Promise<number> => reply.evaluate((e) => (e.textContent ?? '').split('and more').length);
+    // Following: the newest words stay in view while they keep coming, the last paragraph too.
+    await expect(reply).toContainText('«59»');
+    const before = await moreCount();
+    await expect.poll(moreCount).toBeGreaterThan(before + 2);
+    await expect.poll(belowView).toBeLessThan(30);
+    await expect(reply.getByText('«59»')).toBeInViewport();
+    // Far above the view, paragraphs wait as placeholders (what scrolling back up below has to draw).
+    await expect.poll(() => card.getByTestId('acp-block-pending').count()).toBeGreaterThan(10);
+
+    // Scrolled back to the top: the first paragraph's text is there, and new words do not pull the view down.
+    await log.evaluate((e) => (e.scrollTop = 0));
+    const first = reply.getByText('«0»');
+    await expect(first).toBeInViewport();
+    await expect(first).toContainText('a long answer streams in word by word');
+    const whileReading = await moreCount();
+    await expect.poll(moreCount).toBeGreaterThan(whileReading + 2);
+    expect(await log.evaluate((e) => e.scrollTop)).toBe(0);
+    // Scrolled to the middle: what is in view is text (paragraphs of the middle), not empty boxes.
+    await log.evaluate((e) => (e.scrollTop = e.scrollHeight / 2));
+    const inView = (): Promise<{ empty: number; numbers: number[] }> =>
+      log.evaluate((e) => {
+        const view = e.getBoundingClientRect();
+        const shown = (el: Element): boolean => {
+          const box = el.getBoundingClientRect();
+          return box.bottom > view.top && box.top < view.bottom;
+        };
+        const empty = [...e.querySelectorAll('[data-testid="acp-block-pending"]')].filter(shown).length;
+        const numbers = [...e.querySelectorAll('.acp-block p')].filter(shown).map((p) => Number(/«(\d+)»/.exec(p.textContent ?? '')?.[1] ?? -1));
+        return { empty, numbers };
+      });
+    await expect.poll(async () => (await inView()).empty).toBe(0);
+    const middle = (await inView()).numbers.filter((n) => n >= 0);
+    expect(middle.length).toBeGreaterThan(0);
+    expect(Math.min(...middle)).toBeGreaterThan(10);
+    expect(Math.max(...middle)).toBeLessThan(50);
+
+    // Its text can be selected and copied.
+    await first.click({ clickCount: 3 });
+    await page.keyboard.press('Control+C');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('«0» a long answer streams in word by word');
+
+    // Once the turn ends, every paragraph is in the page (find in page, select all), whatever was scrolled to.
+    await card.getByTestId('acp-cancel').click();
+    await expect(card).toHaveAttribute('data-status', 'ready');
+    for (const n of [10, 45, 58]) await expect(reply).toContainText(`«${n}» a long answer`);
+    await expect(card.getByTestId('acp-block-pending')).toHaveCount(0);
+  });
 });

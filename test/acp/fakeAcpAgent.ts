@@ -12,6 +12,8 @@
 //   terminal        a prompt runs `echo hi` through terminal/create + wait_for_exit + output + release
 //   ignore-cancel   a prompt never ends, session/cancel is ignored (a hung turn); it starts a grandchild (`sleep`)
 //   conversation    a well-behaved agent for the UI: markdown replies, a plan, a permitted write (fakeAcpConversation.ts)
+//   long-reply      a prompt streams LONG_REPLY_PARAGRAPHS paragraphs («n» at the start of each) at once, then a few
+//                   words every 100 ms until session/cancel: a reply still streaming, far longer than the view
 import { createInterface } from 'node:readline';
 import { conversationScenario } from './fakeAcpConversation';
 
@@ -31,6 +33,9 @@ function update(sessionId: string, u: unknown): void {
   send({ method: 'session/update', params: { sessionId, update: u } });
 }
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+/** What session/cancel stops (the long-reply scenario's turn). */
+let onCancel: (() => void) | null = null;
+const LONG_REPLY_PARAGRAPHS = 60;
 
 async function onRequest(id: number, method: string, params: any): Promise<void> {
   if (scenario === 'conversation' && (await conversationScenario({ send, request, update }, id, method, params))) return;
@@ -59,6 +64,19 @@ async function onRequest(id: number, method: string, params: any): Promise<void>
   if (method === 'session/prompt') {
     const sessionId = params.sessionId as string;
     const text = params.prompt?.[0]?.text ?? '';
+    if (scenario === 'long-reply') {
+      const words = 'a long answer streams in word by word while the user reads it ';
+      for (let n = 0; n < LONG_REPLY_PARAGRAPHS; n++) {
+        for (let piece = 0; piece < 30; piece++) update(sessionId, chunk(`${piece === 0 ? `«${n}» ` : ''}${words.repeat(2)}`));
+        update(sessionId, chunk('\n\n'));
+      }
+      const more = setInterval(() => update(sessionId, chunk('and more ')), 100);
+      onCancel = () => {
+        clearInterval(more);
+        send({ id, result: { stopReason: 'cancelled' } });
+      };
+      return;
+    }
     if (scenario === 'huge-line') {
       const piece = 'x'.repeat(1024 * 1024);
       process.stdout.write('{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"');
@@ -137,7 +155,9 @@ lines.on('line', (line) => {
   const message = JSON.parse(line);
   if (message.method && message.id !== undefined) void onRequest(message.id, message.method, message.params);
   else if (message.method === 'session/cancel') {
-    // Pending permission answers come back as `cancelled`; nothing else to stop.
+    // Pending permission answers come back as `cancelled`; a streaming turn stops.
+    onCancel?.();
+    onCancel = null;
   } else if (message.id !== undefined) {
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);

@@ -14,6 +14,7 @@ import { useConversationEntries } from './useConversationEntries';
  */
 export function ConversationCard({ conversation, asking }: { conversation: AcpConversation; asking: boolean }) {
   const { model, error } = useConversationEntries(conversation.id);
+  const prompting = conversation.status === 'prompting';
   // The model is folded in place: its version is what says new content came.
   const follow = useFollowBottom<HTMLDivElement>(model.version);
   // The same elements while only the entries changed: a streaming reply redraws the card every frame, and React
@@ -45,19 +46,20 @@ export function ConversationCard({ conversation, asking }: { conversation: AcpCo
       <div
         ref={follow.ref}
         className="acp-items"
+        data-scroll-root=""
         role="log"
         aria-label="Conversation"
         tabIndex={0}
         onScroll={follow.onScroll}
       >
-        {model.items.map((item) => (
+        {model.items.map((item, i) => (
           <Fragment key={item.key}>
-            <ConversationItemView item={item} asking={asking} />
+            <ConversationItemView item={item} asking={asking} live={prompting && i === model.items.length - 1} />
             {/* A prompt's key is its entry's seq: the turn it started is found by it. */}
             {item.kind === 'prompt' && <TurnChangesBadge sessionId={conversation.sessionId} kind="conversation" sourceId={conversation.id} seq={Number(item.key)} />}
           </Fragment>
         ))}
-        {conversation.status === 'prompting' && (
+        {prompting && (
           <small className="muted acp-line" aria-live="polite">
             {conversation.agentName} is working…
           </small>

@@ -14,9 +14,10 @@ const turnWords: Record<string, string> = {
 
 /**
  * One item of a conversation. Memoised: an item that changes is a new object (conversationModel.ts), so while a
- * reply streams only its message redraws.
+ * reply streams only its message redraws. `live`: the item is the newest of a turn still running (a reply that may
+ * still grow).
  */
-export const ConversationItemView = memo(function ConversationItemView({ item, asking }: { item: ConversationItem; asking: boolean }) {
+export const ConversationItemView = memo(function ConversationItemView({ item, asking, live = false }: { item: ConversationItem; asking: boolean; live?: boolean }) {
   switch (item.kind) {
     case 'prompt':
       return (
@@ -26,7 +27,7 @@ export const ConversationItemView = memo(function ConversationItemView({ item, a
         </div>
       );
     case 'message':
-      return <MessageBlock markdown={item.markdown} role={item.role} />;
+      return <MessageBlock markdown={item.markdown} role={item.role} live={live} />;
     case 'thought':
       return (
         <details className="acp-thought" data-testid="acp-thought">

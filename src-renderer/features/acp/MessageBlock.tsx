@@ -1,34 +1,7 @@
-import { memo, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { MarkdownView } from '../../ui/markdown/MarkdownView';
 import type { MarkdownStream } from '../../ui/markdown/markdownStream';
-
-/** A line of text in the message column, as the column was last measured (0: not yet). */
-interface Column {
-  /** Characters on a line, roughly. */
-  chars: number;
-  lineHeightPx: number;
-}
-
-/**
- * A finished block's height before it was ever laid out, roughly: what it holds for the scrollbar while it is skipped
- * (content-visibility). A reply streaming faster than it is read ends many blocks per frame, most of them above the
- * view by the time it is drawn; a small placeholder would put each in view and have it laid out and shaped in full.
- */
-function estimatedHeight(source: string, column: Column): number {
-  let lines = 0;
-  for (const line of source.split('\n')) lines += Math.max(1, Math.ceil(line.length / column.chars));
-  return Math.round(lines * column.lineHeightPx);
-}
-
-/** A finished block never changes: memoised on its text, it is parsed and drawn once. */
-const FinishedBlock = memo(function FinishedBlock({ source, column }: { source: string; column: Column }) {
-  const style = column.chars > 0 ? { containIntrinsicSize: `auto ${estimatedHeight(source, column)}px` } : undefined;
-  return (
-    <div className="acp-block" style={style}>
-      <MarkdownView source={source} />
-    </div>
-  );
-});
+import { DeferredBlock, DRAW_AHEAD, estimatedHeight, type Column } from './DeferredBlock';
 
 const NOT_MEASURED: Column = { chars: 0, lineHeightPx: 0 };
 
@@ -85,19 +58,38 @@ function PlainTail({ text }: { text: string }) {
   );
 }
 
+/** The height of the page's view (the conversation's list is never taller), without reading the layout. */
+function viewHeight(): number {
+  return typeof window !== 'undefined' && window.innerHeight > 0 ? window.innerHeight : 900;
+}
+
+/**
+ * The first block of a streaming reply that is drawn in full: the blocks from it to the open tail fill the last
+ * screenful and the margin a placeholder is drawn ahead in, twice over (estimates are rough). The blocks before it
+ * start as placeholders.
+ */
+function firstDrawnBlock(markdown: MarkdownStream, column: Column): number {
+  let budget = viewHeight() * (1 + DRAW_AHEAD) * 2 - estimatedHeight(markdown.tail, column);
+  let i = markdown.blocks.length;
+  while (i > 0 && budget > 0) budget -= estimatedHeight(markdown.blocks[--i]!, column);
+  return i;
+}
+
 /**
  * A streamed message as markdown: the finished blocks drawn once each, the open tail redrawn as it grows (appended to
- * while it is plain text, parsed again when it may hold markup).
+ * while it is plain text, parsed again when it may hold markup). While it streams (`live`), a block that ends far
+ * above the newest line is drawn only once it is scrolled near, or once the reply ended.
  */
-export function MessageBlock({ markdown, role }: { markdown: MarkdownStream; role: 'agent' | 'user' }) {
+export function MessageBlock({ markdown, role, live = false }: { markdown: MarkdownStream; role: 'agent' | 'user'; live?: boolean }) {
   const { tail } = markdown;
   const plain = markdown.fence === null && tail.trim() !== '' && !NOT_PLAIN.test(tail);
   const element = useRef<HTMLDivElement>(null);
   const column = useColumn(element);
+  const firstDrawn = live ? firstDrawnBlock(markdown, column) : 0;
   return (
     <div ref={element} className={`acp-message acp-message-${role}`} data-testid={role === 'agent' ? 'acp-agent-message' : 'acp-user-message'}>
       {markdown.blocks.map((block, i) => (
-        <FinishedBlock key={i} source={block} column={column} />
+        <DeferredBlock key={i} source={block} column={column} deferred={i < firstDrawn} live={live} />
       ))}
       {tail !== '' && (plain ? <PlainTail text={tail.trim()} /> : <MarkdownView source={tail} />)}
     </div>

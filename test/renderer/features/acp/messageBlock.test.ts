@@ -41,3 +41,30 @@ test('finished blocks come first, each drawn on its own (in a box that holds its
   const block = (source: string): string => `<div class="acp-block">${markdown(source)}</div>`;
   assert.equal(message('# Title\n\nfirst paragraph\n\nopen tail'), wrap(block('# Title\n') + block('first paragraph\n') + markdown('open tail')));
 });
+
+/** A reply of `count` paragraphs of ~6,000 characters each (~75 lines of a typical column), then an open tail. */
+function longReply(count: number): string {
+  let text = '';
+  for (let i = 0; i < count; i++) text += `«${i}» ${'the agent streams its answer token by token '.repeat(135)}\n\n`;
+  return `${text}«open» tail`;
+}
+
+const render = (text: string, live: boolean): string =>
+  renderToStaticMarkup(createElement(MessageBlock, { markdown: appendMarkdown(emptyMarkdownStream, text), role: 'agent', live }));
+
+test('a streaming reply draws its last screenfuls and holds the place of earlier paragraphs with boxes of their estimated height', () => {
+  const html = render(longReply(40), true);
+  const pending = [...html.matchAll(/<div class="acp-block acp-block-pending" style="height:(\d+)px"[^>]*><\/div>/g)];
+  // Every paragraph is far taller than the view: only the last few are drawn, and each one is drawn in full.
+  assert.ok(pending.length >= 30 && pending.length < 40, `${pending.length} of 40 paragraphs are placeholders`);
+  for (const [, height] of pending) assert.ok(Number(height) > 1000, `a placeholder of ${height}px for ~75 lines`);
+  assert.ok(!html.includes('«0»'), 'the first paragraph is not drawn yet');
+  for (let i = pending.length; i < 40; i++) assert.ok(html.includes(`«${i}»`), `paragraph ${i} is drawn`);
+  assert.ok(html.includes('«open» tail'), 'the open tail is drawn');
+});
+
+test('a reply that is not streaming draws every paragraph', () => {
+  const html = render(longReply(40), false);
+  assert.ok(!html.includes('acp-block-pending'));
+  for (let i = 0; i < 40; i++) assert.ok(html.includes(`«${i}»`), `paragraph ${i} is drawn`);
+});
