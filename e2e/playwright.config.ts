@@ -12,9 +12,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   globalSetup: './globalSetup.ts',
   outputDir: '../test-results',
-  // A 2-core machine: one worker keeps terminals and the host responsive enough for stable timings (two workers
-  // failed 11 of 44 tests on timeouts on a loaded machine; `--workers 2` tries it again on an idle one).
-  workers: 1,
+  // Two workers on a 2-core machine: one test's host and page mostly wait on the other's (the e2e phase used about
+  // 0.7 of a core with one worker). Two passed all 49 tests at load averages of 15-25 (docs/performance.md, "Test
+  // suite"); an earlier tree failed 11 of 44 that way. OMNI_E2E_WORKERS=1 runs them one at a time.
+  workers: Number(process.env.OMNI_E2E_WORKERS ?? 2) || 2,
   fullyParallel: false,
   retries: 0,
   timeout: 30_000,
