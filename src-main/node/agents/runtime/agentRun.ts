@@ -1,4 +1,4 @@
-import type { AgentRunEvent, AgentRunInfo } from '../../../../src-preload/contract/agents';
+import type { AgentRunEvent, AgentRunInfo, DeniedCall } from '../../../../src-preload/contract/agents';
 import { Emitter } from '../../../../src-preload/rpc';
 import type { AgentTurn } from './agentTurn';
 import { Lifecycle } from './lifecycle';
@@ -21,6 +21,8 @@ export class AgentRun {
   readonly stopSignal = this.ending.signal;
   /** Model tokens the run used, as its model-backed kind reports them (0 for programs that call no model). */
   private tokens = 0;
+  /** Uses refused for want of a grant that no answer has settled yet (see refused()). */
+  private tried: DeniedCall[] = [];
 
   /** `turn`: spawn_agent's prompts and options when the run is one (null for a run started from the UI). */
   constructor(
@@ -57,9 +59,29 @@ export class AgentRun {
     if (Number.isFinite(count) && count > 0) this.tokens += Math.round(count);
   }
 
-  /** The user granted it something while it ran (the count goes out with its record, in `ended`). */
-  countGrant(): void {
-    if (!this.ended) this.info = { ...this.info, grantsGiven: this.info.grantsGiven + 1 };
+  /**
+   * The user granted it `capability` while it ran (the count goes out with its record, in `ended`). Uses of it
+   * refused before the grant were the agent trying before asking: answered now, they are not denied calls.
+   */
+  granted(capability: string): void {
+    if (this.ended) return;
+    this.info = { ...this.info, grantsGiven: this.info.grantsGiven + 1 };
+    this.tried = this.tried.filter((call) => call.capability !== capability);
+  }
+
+  /**
+   * A capability use it was refused. `answered`: by the user, a rule, a timeout or a revocation, so it is listed
+   * at once. Otherwise it was refused for want of a grant, and the agent may ask next: it is held until the answer
+   * (a grant drops it, a refusal replaces it) or the run's end (then it is listed: nothing allowed it).
+   */
+  refused(call: DeniedCall, answered: boolean): void {
+    if (this.ended) return;
+    if (!answered) {
+      this.tried.push(call);
+      return;
+    }
+    this.tried = this.tried.filter((tried) => tried.capability !== call.capability);
+    this.push({ kind: 'denied', call });
   }
 
   /** Everything so far, oldest first. */
@@ -80,6 +102,9 @@ export class AgentRun {
 
   end(update: Pick<AgentRunInfo, 'outcome' | 'error'>, at: number): void {
     if (this.ended) return;
+    const unanswered = this.tried;
+    this.tried = [];
+    for (const call of unanswered) this.push({ kind: 'denied', call });
     this.info = { ...this.info, ...update, endedAt: at };
     const ended: AgentRunEvent = { kind: 'ended', run: this.info };
     this.events.push(ended);

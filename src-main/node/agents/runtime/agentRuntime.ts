@@ -110,8 +110,8 @@ export class AgentRuntime implements Disposable {
     if (typeof options.ledger.onDidAppend === 'function') {
       this.denials = followDenials(
         options.ledger,
-        (sessionId, agent, call) => this.liveRunOf(sessionId, agent)?.push({ kind: 'denied', call }),
-        (sessionId, agent) => this.liveRunOf(sessionId, agent)?.countGrant(),
+        (sessionId, agent, call, answered) => this.liveRunOf(sessionId, agent)?.refused(call, answered),
+        (sessionId, agent, capability) => this.liveRunOf(sessionId, agent)?.granted(capability),
       );
     }
   }

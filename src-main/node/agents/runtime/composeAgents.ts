@@ -16,6 +16,7 @@ import type { AgentRegistry } from '../registry/agentRegistry';
 import { createAgentHandlers } from './agentHandlers';
 import { AgentRunLog } from './agentRunLog';
 import { AgentRuntime } from './agentRuntime';
+import { stepTimeoutFromEnv } from './stepTimeoutSetting';
 
 export interface AgentsDeps {
   home: string;
@@ -58,6 +59,7 @@ export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, R
     takeBacklog: (sessionId) => exec.takeBacklog(sessionId).map((message) => message.text),
     turns: deps.turns,
     runLog,
+    stepDeadlineMs: stepTimeoutFromEnv(),
   });
   return { service: agents, handlers: createAgentHandlers(agents, deps.actor), dispose: () => agents.dispose() };
 }
