@@ -47,6 +47,11 @@ export const ConsentPrompt = z.object({
   reason: z.string(),
   /** How long the agent asked for, in seconds (the user picks the actual duration). */
   durationS: z.number().int(),
+  /**
+   * For a files.write ask that says what it would write: the file's text now (null when it does not exist yet) and
+   * the text after, secrets scrubbed, each cut at a size a card can show (`truncated`). The card shows a diff.
+   */
+  write: z.object({ path: z.string(), before: z.string().nullable(), after: z.string(), truncated: z.boolean() }).nullable().optional(),
   askedAt: z.number().int(),
   /**
    * When an unanswered prompt is denied. The clock runs only while a page watches the session's prompts: a page is

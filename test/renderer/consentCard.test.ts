@@ -32,18 +32,18 @@ const prompt = (capability: string): ConsentPrompt => ({
 /** The allow-once button's markup. */
 const allowOnce = (capability: string): string => {
   const html = renderToStaticMarkup(createElement(ConsentCard, { prompt: prompt(capability) }));
-  return /<button[^>]*data-testid="consent-allow-once"[^>]*>[^<]*<\/button>/.exec(html)?.[0] ?? html;
+  return /<button[^>]*data-testid="consent-allow-once"[^>]*>.*?<\/button>/.exec(html)?.[0] ?? html;
 };
 
 test('for a connection the card offers "Allow for this run"; for anything else "Allow once"; both are keyboard buttons', () => {
   const connection = allowOnce('oauth:anthropic.api');
   assert.match(connection, /^<button type="button"/);
-  assert.match(connection, />Allow for this run<\/button>$/);
-  assert.match(connection, /title="Every request of this run of the agent; its next run asks again"/);
+  assert.match(connection, />Allow for this run <kbd aria-hidden="true">A<\/kbd><\/button>$/);
+  assert.match(connection, /title="Every request of this run of the agent; its next run asks again \(key: A\)"/);
   const files = allowOnce('files.write');
   assert.match(files, /^<button type="button"/);
-  assert.match(files, />Allow once<\/button>$/);
-  assert.doesNotMatch(files, /title=/);
+  assert.match(files, />Allow once <kbd aria-hidden="true">A<\/kbd><\/button>$/);
+  assert.match(files, /aria-keyshortcuts="A"/);
 });
 
 

@@ -86,6 +86,7 @@ export class ConsentPrompter implements Disposable {
       sensitive: use.sensitive,
       reason: ask.reason,
       durationS: ask.durationS,
+      write: ask.write ?? null,
       askedAt,
       deadline: askedAt + this.promptTimeoutMs,
     };

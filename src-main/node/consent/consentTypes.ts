@@ -28,6 +28,8 @@ export interface ConsentAsk extends CapabilityUse {
    * An ask with a signal of its own is never merged with another one.
    */
   signal?: AbortSignal;
+  /** What a files.write would write, for the card's diff (ConsentPrompt.write); shown only, never granted on. */
+  write?: { path: string; before: string | null; after: string; truncated: boolean };
 }
 
 export type CheckCode = 'granted' | 'no_grant' | 'needs_prompt' | 'denied_by_rule' | 'revoked' | 'expired' | 'bad_request';

@@ -80,7 +80,9 @@ export class WorkspaceTools implements Disposable {
     if (name === 'write_file') {
       const content = call.input.content;
       if (typeof content !== 'string') return failed(call, 'the input needs "content": the text to write');
-      const answer = await this.hostCall('files_write', { path, data_b64: Buffer.from(content, 'utf8').toString('base64') }, 'files.write', `write ${path}`);
+      const data_b64 = Buffer.from(content, 'utf8').toString('base64');
+      // content_b64 on the ask: the card shows what would be written (a diff when the file exists).
+      const answer = await this.hostCall('files_write', { path, data_b64 }, 'files.write', `write ${path}`, { content_b64: data_b64 });
       if (!answer.ok) return refused(call, answer);
       return { output: `wrote ${String(answer.written)} bytes to ${String(answer.path)}`, isError: false, summary: `write_file ${String(answer.path)}: ${String(answer.written)} bytes` };
     }
@@ -101,10 +103,10 @@ export class WorkspaceTools implements Disposable {
   }
 
   /** The host call; refused for want of a grant, the user is asked (a card naming the path) and it is tried once more. */
-  private async hostCall(fn: string, request: Record<string, unknown>, capability: string, what: string): Promise<HostAnswer> {
+  private async hostCall(fn: string, request: Record<string, unknown>, capability: string, what: string, askExtra: Record<string, unknown> = {}): Promise<HostAnswer> {
     const answer = await this.callJson(fn, request);
     if (answer.ok || answer.error?.code !== 'capability_denied') return answer;
-    const consent = await this.callJson('consent', { capability, target: request.path, reason: `the model asks to ${what}`, duration_s: GRANT_DURATION_S });
+    const consent = await this.callJson('consent', { capability, target: request.path, reason: `the model asks to ${what}`, duration_s: GRANT_DURATION_S, ...askExtra });
     return consent.ok && consent.granted === true ? this.callJson(fn, request) : answer;
   }
 
