@@ -223,7 +223,7 @@ test.describe('agent cards', () => {
     await expect(consent).toContainText('sensitive action');
     await expect(consent.getByTestId('consent-action')).toHaveText(SENSITIVE_ACTION);
     await expect(consent.getByTestId('consent-reason')).toContainText('to file the report as a new item');
-    await expect(consent.getByTestId('consent-scope')).toHaveText('only the exact action below');
+    await expect(consent.getByTestId('consent-scope')).toHaveText('only the exact action above');
     await expect(consent.getByTestId('consent-minutes')).toHaveValue('5');
     await expect(session.getByTestId('run-asking')).toBeVisible();
     await saveScreenshot(page, 'agents-consent-sensitive');
