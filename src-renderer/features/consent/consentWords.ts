@@ -23,9 +23,8 @@ function joinFolder(folder: string, relative: string): string {
 }
 
 /**
- * The command a process.exec prompt or grant names. The WASM agents' shell tool names it as
- * `["node","-e","…"] in <folder relative to the workspace>[ (pty)]`; harness and ACP agents name the command line
- * itself. Null when the action is not a command line (a native program's launch says so in words already).
+ * The command a process.exec prompt or grant names, when it names it as the WASM agents' shell tool does:
+ * `["node","-e","…"] in <folder relative to the workspace>[ (pty)]`. Null for any other form.
  */
 export function commandWords(action: string, workspace: string | null): CommandWords | null {
   const argvForm = /^(\[.*\]) in (.+?)( \(pty\))?$/s.exec(action);
@@ -40,8 +39,9 @@ export function commandWords(action: string, workspace: string | null): CommandW
       return { line: (argv as string[]).map(shellWord).join(' '), folder: workspace ? joinFolder(workspace, argvForm[2]) : argvForm[2], pty: argvForm[3] !== undefined };
     }
   }
-  if (/^run natively: /.test(action)) return null;
-  return { line: action, folder: workspace, pty: false };
+  // Other forms (a harness's or ACP agent's command line, a native launch, "execute: Run tests") do not say the
+  // folder they run in, so they are shown exactly as the host gave them.
+  return null;
 }
 
 const ACCESS: Record<string, string> = {
