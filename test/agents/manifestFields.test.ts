@@ -211,19 +211,42 @@ test('ui.hints: unknown hints are warnings (the manifest stays valid), a non-arr
 });
 
 test('unknown keys are warnings with their line and a did-you-mean, at the top level and inside tables', (t) => {
-  const report = check(t, {}, ['description = "x"', 'resources.cpus = 1', 'capabilites = []']);
+  const report = check(t, {}, ['author = "x"', 'resources.cpus = 1', 'capabilites = []']);
   assert.ok(report.manifest);
   const warnings = warningsOf(report);
   assert.deepEqual(
     warnings.map((w) => [w.key, w.line, w.code]),
     [
-      ['description', 11, 'unknown_key'],
+      ['author', 11, 'unknown_key'],
       ['capabilites', 13, 'unknown_key'],
       ['resources.cpus', 12, 'unknown_key'],
     ],
   );
   assert.match(warnings[1].fix, /did you mean "capabilities"/);
   assert.match(warnings[2].fix, /did you mean "resources\.cpu"/);
+});
+
+test('description and ui.example_prompt are optional text the launcher shows; absent they are null, a wrong type is a warning and left out', (t) => {
+  const given = check(t, {}, ['description = "  Lists the files.  "', 'ui.example_prompt = "list them"']);
+  assert.equal(given.manifest?.description, 'Lists the files.');
+  assert.equal(given.manifest?.examplePrompt, 'list them');
+  assert.deepEqual(warningsOf(given), []);
+
+  const absent = check(t);
+  assert.equal(absent.manifest?.description, null);
+  assert.equal(absent.manifest?.examplePrompt, null);
+
+  const wrong = check(t, {}, ['description = 42', 'ui.example_prompt = ["a"]']);
+  assert.ok(wrong.manifest, 'a blurb of the wrong type does not stop the agent from loading');
+  assert.equal(wrong.manifest.description, null);
+  assert.equal(wrong.manifest.examplePrompt, null);
+  assert.deepEqual(
+    warningsOf(wrong).map((w) => [w.key, w.code]),
+    [
+      ['description', 'wrong_type'],
+      ['ui.example_prompt', 'wrong_type'],
+    ],
+  );
 });
 
 test('every error is reported at once, each on its own line, and loadManifest throws them all in a ManifestError', (t) => {

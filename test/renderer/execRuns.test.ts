@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Run, RunItem } from '../../src-preload/contract/exec';
 import { movedIndex } from '../../src-renderer/features/runs/listNavigation';
-import { actorLabel, commandLine, durationText, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
+import { actorLabel, commandLine, durationText, execOutcomeKind, formatDuration, isBadOutcome, runDurationMs, statusLabel, wasRecovered } from '../../src-renderer/features/runs/runFormat';
 import { formatBytes } from '../../src-renderer/ui/formatBytes';
 import { viewOfRunItem } from '../../src-renderer/ui/runOutput/runItemView';
 import { sandboxSummary } from '../../src-renderer/features/runs/sandboxSummary';
@@ -178,4 +178,15 @@ test('the sandbox line counts the limits enforced on this machine, or says agent
   ];
   assert.equal(sandboxSummary({ usable: true, problem: null, items }), 'Agents’ commands run sandboxed: 1 of 2 limits enforced on this machine');
   assert.match(sandboxSummary({ usable: false, problem: { message: 'bwrap is missing', hint: 'install bubblewrap' }, items: [] }), /cannot run on this machine/);
+});
+
+test('a process run gets the outcome chip of its ending: clean exit completed, other exits and failures failed, a kill cancelled', () => {
+  assert.equal(execOutcomeKind({ status: 'exited', exit_code: 0 }), 'completed');
+  assert.equal(execOutcomeKind({ status: 'exited', exit_code: 127 }), 'failed');
+  assert.equal(execOutcomeKind({ status: 'failed', exit_code: null }), 'failed');
+  assert.equal(execOutcomeKind({ status: 'killed', exit_code: null }), 'cancelled');
+  assert.equal(execOutcomeKind({ status: 'timed_out', exit_code: null }), 'timed-out');
+  assert.equal(execOutcomeKind({ status: 'interrupted', exit_code: null }), 'interrupted');
+  assert.equal(execOutcomeKind({ status: 'running', exit_code: null }), 'live');
+  assert.equal(execOutcomeKind({ status: 'queued', exit_code: null }), 'live');
 });

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useConnection } from '../../bridge/connectionStore';
 import { TurnChangesBadge } from '../../ui/changes/TurnChangesBadge';
+import { OutcomeChip } from '../../ui/outcome/OutcomeChip';
 import { errorMessage } from '../../ui/errorMessage';
 import { useAgents } from './agentsStore';
 import { OutputCard } from './OutputCard';
 import { DeniedCalls } from './DeniedCalls';
-import { OutcomeChip } from './OutcomeChip';
 import { controlRun, type RunControl } from './runActions';
 import { runOutcome } from './runOutcome';
 

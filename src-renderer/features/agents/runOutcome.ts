@@ -1,25 +1,7 @@
 import type { AgentRunInfo } from '../../../src-preload/contract';
+import type { OutcomeView } from '../../ui/outcome/OutcomeChip';
 
-/** What became of a run, as its chip says it; `kind` picks the chip's colour and icon (runOutcome.css). */
-export type OutcomeKind =
-  | 'live'
-  | 'completed'
-  | 'partly-denied'
-  | 'denied'
-  | 'failed'
-  | 'timed-out'
-  | 'cancelled'
-  | 'limit'
-  | 'interrupted'
-  | 'unavailable';
-
-export interface RunOutcomeView {
-  kind: OutcomeKind;
-  /** The chip's word: never the colour alone. */
-  word: string;
-  /** A shape beside the word (hidden from screen readers: the word says it). */
-  icon: string;
-}
+export type RunOutcomeView = OutcomeView;
 
 const LIVE_WORDS: Record<string, string> = { Registered: 'Starting', Initialized: 'Starting', Active: 'Active', Suspended: 'Suspended' };
 

@@ -77,3 +77,25 @@ export function actorLabel(actor: string): string {
 export function wasRecovered(run: Pick<Run, 'attempt'>): boolean {
   return run.attempt > 1;
 }
+
+/**
+ * The outcome chip's kind for a process run (the colours and icons of ui/outcome/outcomeChip.css): a clean exit is
+ * completed, a non-zero exit or a failure failed, a kill cancelled; the words stay statusLabel's.
+ */
+export function execOutcomeKind(run: Pick<Run, 'status' | 'exit_code'>): 'live' | 'completed' | 'failed' | 'cancelled' | 'timed-out' | 'interrupted' {
+  switch (run.status) {
+    case 'queued':
+    case 'running':
+      return 'live';
+    case 'exited':
+      return run.exit_code === 0 ? 'completed' : 'failed';
+    case 'killed':
+      return 'cancelled';
+    case 'timed_out':
+      return 'timed-out';
+    case 'interrupted':
+      return 'interrupted';
+    case 'failed':
+      return 'failed';
+  }
+}

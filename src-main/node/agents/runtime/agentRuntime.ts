@@ -429,6 +429,9 @@ export class AgentRuntime implements Disposable {
   private finish(run: AgentRun, outcome: AgentRunInfo['outcome'], error: AgentRunInfo['error']): void {
     if (run.ended) return;
     if (error) run.push({ kind: 'error', code: error.code, message: error.message, hint: error.hint });
+    // The ledger tells its listeners after each commit (batched): commit now, so the run hears of every use refused
+    // before its end (followDenials) and its record counts them.
+    if (typeof this.options.ledger.flush === 'function') this.options.ledger.flush();
     if (run.lifecycle.canMove('Terminated')) run.lifecycle.move('Terminated', outcome === 'completed' ? 'completed' : outcome === 'stopped' ? 'user' : outcome === 'failed' ? 'error' : 'resource_limit', error?.message);
     run.end({ outcome, error }, this.now());
     this.options.ledger.append({ type: 'agent.end', actor: 'host', sessionId: run.info.sessionId, payload: { runId: run.info.id, agent: run.info.agent, outcome, error: error?.code ?? null } });
