@@ -204,6 +204,44 @@ const typeInto = (selector, text) => `(() => {
   return true;
 })()`;
 
+/**
+ * The renderer main thread's CPU time (the trace's thread durations, `tdur`, not wall time: on a machine shared with
+ * other work, wall time counts the waits for a core) in its top-level tasks, and in layout, paint and style.
+ */
+function mainThreadCpu(events) {
+  const main = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const byThread = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || typeof e.tdur !== 'number' || !main.has(`${e.pid}:${e.tid}`)) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key).push(e);
+  }
+  let list = [];
+  for (const l of byThread.values()) if (l.length > list.length) list = l;
+  list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const sum = { busyMs: 0, layoutMs: 0, layouts: 0, paintMs: 0, styleMs: 0, dirtyObjects: 0, totalObjects: 0, partial: 0 };
+  let topEnd = -Infinity;
+  for (const e of list) {
+    // Top-level: not inside the previous top-level event.
+    if (e.ts >= topEnd) {
+      sum.busyMs += e.tdur / 1000;
+      topEnd = e.ts + e.dur;
+    }
+    if (e.name === 'Layout') {
+      sum.layoutMs += e.tdur / 1000;
+      sum.layouts++;
+      // How much of the page each layout walked: objects needing layout, objects in the tree, whether it began below the root.
+      const begin = e.args?.beginData ?? {};
+      sum.dirtyObjects += begin.dirtyObjects ?? 0;
+      sum.totalObjects += begin.totalObjects ?? 0;
+      if (begin.partialLayout) sum.partial++;
+    } else if (e.name === 'Paint') sum.paintMs += e.tdur / 1000;
+    else if (e.name === 'UpdateLayoutTree') sum.styleMs += e.tdur / 1000;
+  }
+  return sum;
+}
+
 /** The page: a new conversation with the flood agent, the prompt sent by click, the flood watched in the DOM. */
 /**
  * Notes when the first flood chunk of conversation `window.__watchConversation` reaches the page's WebSocket (epoch
@@ -276,7 +314,10 @@ async function pageFlood({ browser, host, workspace, log }) {
   const changes = await page.evaluate('window.__shown.stop()');
   const cpuAfter = { host: readStat(host.child.pid), browser: browser.cpu() };
   if (TRACE) {
-    const trace = summariseTrace(await stopTrace(browser.cdp));
+    const events = await stopTrace(browser.cdp);
+    const trace = summariseTrace(events);
+    const cpu = mainThreadCpu(events);
+    log(`  renderer main thread CPU during the flood (trace, thread time: what a loaded machine does not inflate): ${fmt(cpu.busyMs, ' ms', 0)} busy, layout ${fmt(cpu.layoutMs, ' ms', 0)} in ${cpu.layouts}, paint ${fmt(cpu.paintMs, ' ms', 0)}, style ${fmt(cpu.styleMs, ' ms', 0)}; per layout ${fmt(cpu.dirtyObjects / cpu.layouts, '', 0)} dirty of ${fmt(cpu.totalObjects / cpu.layouts, '', 0)} objects, ${cpu.partial} of ${cpu.layouts} partial`);
     const top = Object.entries(trace.selfMs).slice(0, 14).map(([name, ms]) => `${name} ${fmt(ms, ' ms', 0)}`);
     const counts = ['LocalFrameView::performLayout', 'FunctionCall', 'Receive mojo message', 'Paint'].map((name) => `${name} ×${trace.counts[name] ?? 0}`);
     log(`  renderer main thread during the flood (trace): busy ${fmt(trace.busyMs, ' ms', 0)} of ${fmt(trace.spanMs, ' ms', 0)}: ${top.join(', ')}; ${counts.join(', ')}`);
