@@ -133,12 +133,14 @@ describe('the Electron window', () => {
     assert.match(security, /setDevicePermissionHandler\(\(\) => false\)/);
   });
 
-  test('the permission policy grants only clipboard writes, and only to the top frame of our own page', () => {
+  test('the permission policy grants only clipboard writes and notifications, and only to the top frame of our own page', () => {
     const ours = { requestingUrl: 'app://omni/index.html', isMainFrame: true };
     assert.equal(isPermissionGranted('clipboard-sanitized-write', ours), true);
+    assert.equal(isPermissionGranted('notifications', ours), true);
+    assert.equal(isPermissionGranted('notifications', { requestingUrl: 'https://example.com/', isMainFrame: true }), false);
     // The check handler is given an origin, not a URL.
     assert.equal(isPermissionGranted('clipboard-sanitized-write', { requestingUrl: 'app://omni', isMainFrame: true }), true);
-    for (const permission of ['clipboard-read', 'media', 'notifications', 'geolocation', 'openExternal', 'fullscreen', 'hid', 'unknown']) {
+    for (const permission of ['clipboard-read', 'media', 'geolocation', 'openExternal', 'fullscreen', 'hid', 'unknown']) {
       assert.equal(isPermissionGranted(permission, ours), false, permission);
     }
     for (const request of [
