@@ -46,7 +46,7 @@ test('through the real host: a consent request joins the session waiting list wh
   await waitFor(() => seen.some((s) => s.kind === 'checkpoint'), 'the checkpoints snapshot');
 
   const asked = consent.request({ agentId: 'scaffolder', sessionId: session.id, capability: 'files.write', target: 'out.txt', reason: 'save it', durationS: 60 });
-  const shown = await waitFor(() => seen.findLast((s) => s.kind === 'consent' && s.ids.length === 1), 'the request in the waiting list');
+  const shown = await waitFor(() => [...seen].reverse().find((s) => s.kind === 'consent' && s.ids.length === 1), 'the request in the waiting list');
   assert.deepEqual(shown.ids, ['scaffolder asks for files.write']);
 
   const prompts: string[] = [];
