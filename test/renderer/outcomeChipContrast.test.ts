@@ -37,3 +37,8 @@ test('every chip colouring, light and dark, has a text contrast of at least 4.5:
   assert.equal(distinct(light), 8);
   assert.equal(distinct(dark), 8);
 });
+
+test('every kind draws an icon beside its word, with empty alternative text', () => {
+  const kinds = pairs(css).map((p) => p.kind);
+  for (const kind of new Set(kinds)) assert.match(css, new RegExp(`\\.outcome-${kind}::before \\{ content: "[^"]+" / ""; \\}`), kind);
+});

@@ -10,26 +10,26 @@ const LIVE_WORDS: Record<string, string> = { Registered: 'Starting', Initialized
  * of its capability uses were refused (and whether the user granted it anything meanwhile).
  */
 export function runOutcome(info: Pick<AgentRunInfo, 'state' | 'outcome' | 'error' | 'deniedCalls' | 'grantsGiven'>, unavailable = false): RunOutcomeView {
-  if (unavailable) return { kind: 'unavailable', word: 'No longer available', icon: '?' };
-  if (info.state !== 'Terminated' || info.outcome === 'running') return { kind: 'live', word: LIVE_WORDS[info.state] ?? info.state, icon: '●' };
+  if (unavailable) return { kind: 'unavailable', word: 'No longer available' };
+  if (info.state !== 'Terminated' || info.outcome === 'running') return { kind: 'live', word: LIVE_WORDS[info.state] ?? info.state };
   const denied = info.deniedCalls > 0;
   switch (info.outcome) {
     case 'completed':
-      if (!denied) return { kind: 'completed', word: 'Completed', icon: '✓' };
+      if (!denied) return { kind: 'completed', word: 'Completed' };
       // Refused everything it asked for (nothing granted meanwhile): it could not do its work.
-      return info.grantsGiven > 0 ? { kind: 'partly-denied', word: 'Partly denied', icon: '◐' } : { kind: 'denied', word: 'Denied', icon: '⊘' };
+      return info.grantsGiven > 0 ? { kind: 'partly-denied', word: 'Partly denied' } : { kind: 'denied', word: 'Denied' };
     case 'failed':
-      if (info.error?.code === 'capability_denied' || (denied && info.grantsGiven === 0)) return { kind: 'denied', word: 'Denied', icon: '⊘' };
-      return { kind: 'failed', word: 'Failed', icon: '✕' };
+      if (info.error?.code === 'capability_denied' || (denied && info.grantsGiven === 0)) return { kind: 'denied', word: 'Denied' };
+      return { kind: 'failed', word: 'Failed' };
     case 'timeout':
-      return { kind: 'timed-out', word: 'Timed out', icon: '⏱' };
+      return { kind: 'timed-out', word: 'Timed out' };
     case 'stopped':
-      return { kind: 'cancelled', word: 'Cancelled', icon: '■' };
+      return { kind: 'cancelled', word: 'Cancelled' };
     case 'cpu_budget':
-      return { kind: 'limit', word: 'CPU budget used up', icon: '▲' };
+      return { kind: 'limit', word: 'CPU budget used up' };
     case 'memory_limit':
-      return { kind: 'limit', word: 'Out of memory', icon: '▲' };
+      return { kind: 'limit', word: 'Out of memory' };
     case 'interrupted':
-      return { kind: 'interrupted', word: 'Interrupted', icon: '↯' };
+      return { kind: 'interrupted', word: 'Interrupted' };
   }
 }

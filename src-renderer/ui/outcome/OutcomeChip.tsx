@@ -15,19 +15,14 @@ export type OutcomeKind =
 
 export interface OutcomeView {
   kind: OutcomeKind;
-  /** The chip's word: never the colour alone. */
+  /** The chip's word: never the colour alone (the kind also draws an icon beside it, outcomeChip.css). */
   word: string;
-  /** A shape beside the word (hidden from screen readers: the word says it). */
-  icon: string;
 }
 
-/** A run's outcome: a coloured chip with an icon and a word (the colour is never the only signal). */
+/** A run's outcome: a coloured chip with an icon (drawn by its CSS) and a word: the colour is never the only signal. */
 export function OutcomeChip({ outcome, title, testId }: { outcome: OutcomeView; title?: string; testId?: string }) {
   return (
     <span className={`badge outcome-chip outcome-${outcome.kind}`} data-testid={testId} data-outcome-kind={outcome.kind} title={title}>
-      <span className="outcome-icon" aria-hidden="true">
-        {outcome.icon}
-      </span>
       {outcome.word}
     </span>
   );
