@@ -24,11 +24,12 @@ test.describe('session page layout', () => {
     await expectConnected(page);
     await createSession(page, omni.newWorkspace('vim-fit'), 'Vim');
     const card = await openTerminal(page);
-    const rows = await shellRows(page, card);
+    // The screen's rows as fitted to the pane: vim sizes itself from the pty, which the card resized to match.
+    const screenRows = card.locator('.xterm-rows > div');
+    const rows = await screenRows.count();
 
     await runInTerminal(page, card, 'vim -u NONE -N -c "set laststatus=2" status-line-marker.txt');
-    // The status line is the screen's last row but one (the command line is the last): vim drew to the shell's height.
-    const screenRows = card.locator('.xterm-rows > div');
+    // The status line is the screen's last row but one (the command line is the last): vim drew to the pane's height.
     await expect.poll(() => screenRows.nth(rows - 2).innerText()).toContain('status-line-marker.txt');
     expect(await inView(page, screenRows.nth(rows - 2))).toBe(true);
     expect(await inView(page, screenRows.nth(rows - 1))).toBe(true);
@@ -43,7 +44,8 @@ test.describe('session page layout', () => {
     await expectConnected(page);
     await createSession(page, omni.newWorkspace('resize'), 'Resize');
     const card = await openTerminal(page);
-    const rowsBefore = await shellRows(page, card);
+    const screenRows = card.locator('.xterm-rows > div');
+    const rowsBefore = await screenRows.count();
     const view = visibleSessionView(page);
     const splitter = view.getByTestId('dock-splitter');
     await expect(splitter).toHaveAttribute('role', 'separator');
@@ -56,7 +58,9 @@ test.describe('session page layout', () => {
     await expect(splitter).toHaveAttribute('aria-valuenow', String(before + 10));
     await expect.poll(async () => (await card.boundingBox())!.height).toBeGreaterThan(heightBefore + 40);
     // The terminal refits to its taller pane and tells the shell.
-    await expect.poll(() => shellRows(page, card)).toBeGreaterThan(rowsBefore + 2);
+    await expect.poll(() => screenRows.count()).toBeGreaterThan(rowsBefore + 2);
+    const rowsAfter = await screenRows.count();
+    await expect.poll(() => shellRows(page, card)).toBe(rowsAfter);
     const heightAfter = (await card.boundingBox())!.height;
 
     await page.reload();
