@@ -64,12 +64,13 @@ function viewHeight(): number {
 }
 
 /**
- * The first block of a streaming reply that is drawn in full: the blocks from it to the open tail fill the last
- * screenful and the margin a placeholder is drawn ahead in, twice over (estimates are rough). The blocks before it
- * start as placeholders.
+ * The first block of a streaming reply that is drawn in full: the blocks from it to the open tail fill a page's
+ * height and half again. The list is at most 70% of the page's height and draws a placeholder within half its own
+ * height of its view (DRAW_AHEAD), so one made beyond that is not drawn again at once while the list follows the
+ * bottom, even with estimates off by a third. The blocks before it start as placeholders.
  */
 function firstDrawnBlock(markdown: MarkdownStream, column: Column): number {
-  let budget = viewHeight() * (1 + DRAW_AHEAD) * 2 - estimatedHeight(markdown.tail, column);
+  let budget = viewHeight() * (1 + DRAW_AHEAD) - estimatedHeight(markdown.tail, column);
   let i = markdown.blocks.length;
   while (i > 0 && budget > 0) budget -= estimatedHeight(markdown.blocks[--i]!, column);
   return i;
