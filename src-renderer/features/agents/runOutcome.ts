@@ -1,5 +1,5 @@
 import type { AgentRunInfo } from '../../../src-preload/contract';
-import type { OutcomeView } from '../../ui/outcome/OutcomeChip';
+import type { OutcomeView } from '../../ui/outcome/outcomeView';
 
 export type RunOutcomeView = OutcomeView;
 
