@@ -145,6 +145,8 @@ test.describe('outcomes', () => {
     await expect(session.getByTestId('consent-card')).toHaveCount(1, { timeout: 15_000 });
     await cancelled.getByTestId('run-stop').click();
     await expectChip(cancelled, 'cancelled', 'Cancelled');
+    // The prompt it was waiting on is withdrawn, which is not a call the user denied.
+    await expect(cancelled.getByTestId('run-denied')).toHaveCount(0);
 
     // Failed: an agent whose module traps.
     const failed = await start(session, 'crasher', 'crash now');

@@ -70,3 +70,21 @@ test('allowed once, then a later use refused and never asked about: listed when 
   assert.equal(run.info.grantsGiven, 1);
   assert.equal(run.replay().at(-1)?.kind, 'ended', 'the denied calls come before the end');
 });
+
+test('stopped by the user while it waits: the withdrawn prompt and the try before it are not denied calls', async (t) => {
+  const f = openConsent(t);
+  const run = liveRun();
+  const following = followDenials(f.ledger, (_s, _a, call, answered) => run.refused(call, answered), (_s, _a, capability) => run.granted(capability));
+  t.after(() => following.dispose());
+  const stop = new AbortController();
+  f.engine.attachChannel(new ScriptedChannel(() => new Promise(() => undefined)));
+  f.engine.check(use);
+  const asked = f.engine.ask({ ...ask, signal: stop.signal });
+  run.stopping = true;
+  stop.abort(new Error('the agent that asked has stopped'));
+  assert.equal((await asked).decision, 'deny');
+  f.ledger.flush();
+  run.end({ outcome: 'stopped', error: null }, 2);
+  assert.deepEqual(deniedOf(run), []);
+  assert.equal(run.info.deniedCalls, 0);
+});

@@ -21,6 +21,8 @@ export class AgentRun {
   readonly stopSignal = this.ending.signal;
   /** Model tokens the run used, as its model-backed kind reports them (0 for programs that call no model). */
   private tokens = 0;
+  /** The user asked it to stop: refusals from here on are its prompts being withdrawn. */
+  stopping = false;
   /** Uses refused for want of a grant that no answer has settled yet (see refused()). */
   private tried: DeniedCall[] = [];
 
@@ -75,7 +77,8 @@ export class AgentRun {
    * (a grant drops it, a refusal replaces it) or the run's end (then it is listed: nothing allowed it).
    */
   refused(call: DeniedCall, answered: boolean): void {
-    if (this.ended) return;
+    // Stopping withdraws the prompt it was waiting on (a refusal in the ledger): the user's Stop, not a denied call.
+    if (this.ended || this.stopping) return;
     if (!answered) {
       this.tried.push(call);
       return;
@@ -102,7 +105,8 @@ export class AgentRun {
 
   end(update: Pick<AgentRunInfo, 'outcome' | 'error'>, at: number): void {
     if (this.ended) return;
-    const unanswered = this.tried;
+    // Stopped by the user while it waited for an answer: what it tried before asking was never refused by anyone.
+    const unanswered = this.stopping ? [] : this.tried;
     this.tried = [];
     for (const call of unanswered) this.push({ kind: 'denied', call });
     this.info = { ...this.info, ...update, endedAt: at };

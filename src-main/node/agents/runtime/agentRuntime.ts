@@ -211,6 +211,7 @@ export class AgentRuntime implements Disposable {
     const run = this.get(runId);
     if (run.ended) return run.info;
     this.options.ledger.append({ type: 'agent.stop', actor, sessionId: run.info.sessionId, payload: { runId } });
+    run.stopping = true;
     const agent = this.agents.get(runId);
     if (agent) agent.kill('stopped by the user');
     else this.finish(run, 'stopped', { code: 'stopped', message: 'stopped by the user before it started', hint: null });
