@@ -13,6 +13,7 @@ import { v11HarnessSessions } from './migrations/v11HarnessSessions';
 import { v12ExecRunsInterrupted } from './migrations/v12ExecRunsInterrupted';
 import { v13ChangesSnapshotsAndTurns } from './migrations/v13ChangesSnapshotsAndTurns';
 import { v14SessionWorktrees } from './migrations/v14SessionWorktrees';
+import { v15OAuthClients } from './migrations/v15OAuthClients';
 
 export type { Migration } from './migration';
 
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   v12ExecRunsInterrupted,
   v13ChangesSnapshotsAndTurns,
   v14SessionWorktrees,
+  v15OAuthClients,
 ];
