@@ -4,6 +4,7 @@ import type { Subscription } from '../../../src-preload/rpc';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useSessions } from '../../ui/sessionsStore';
+import { useExportOpener } from './exportOpener';
 
 type Done = Extract<LedgerExportEvent, { kind: 'done' }>;
 type State =
@@ -38,6 +39,11 @@ export function ExportLedger() {
   const firstField = useRef<HTMLSelectElement>(null);
 
   useEffect(() => () => subscription.current?.dispose(), []);
+  // Opened from elsewhere (the command palette): the form, unless an export is already under way.
+  const openRequests = useExportOpener((s) => s.requests);
+  useEffect(() => {
+    if (openRequests > 0) setState((current) => (current.kind === 'running' ? current : { kind: 'form' }));
+  }, [openRequests]);
   useEffect(() => {
     if (state.kind === 'form') firstField.current?.focus();
   }, [state.kind]);

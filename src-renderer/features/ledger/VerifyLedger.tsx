@@ -1,9 +1,6 @@
-import { useState } from 'react';
 import type { LedgerVerdict } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
-import { errorMessage } from '../../ui/errorMessage';
-
-type State = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: LedgerVerdict } | { kind: 'failed'; message: string };
+import { useLedgerVerify, verifyLedger } from './verifyStore';
 
 /** The CLI's verdict sentence, with the head hash shortened (the full hash is in the tooltip). */
 function describe(verdict: LedgerVerdict): string {
@@ -21,17 +18,7 @@ function describe(verdict: LedgerVerdict): string {
  */
 export function VerifyLedger() {
   const client = useConnection((s) => s.client);
-  const [state, setState] = useState<State>({ kind: 'idle' });
-
-  const verify = async (): Promise<void> => {
-    if (!client) return;
-    setState({ kind: 'running' });
-    try {
-      setState({ kind: 'done', verdict: await client.call('ledger.verify', {}) });
-    } catch (error) {
-      setState({ kind: 'failed', message: errorMessage(error) });
-    }
-  };
+  const state = useLedgerVerify((s) => s.state);
 
   const text = state.kind === 'done' ? describe(state.verdict) : state.kind === 'failed' ? `Verify failed: ${state.message}` : '';
   const tone = state.kind === 'done' && state.verdict.intact ? (state.verdict.checkpoint ? 'verdict-ok' : 'verdict-unsigned') : 'verdict-bad';
@@ -42,7 +29,7 @@ export function VerifyLedger() {
         className="secondary"
         disabled={!client || state.kind === 'running'}
         aria-busy={state.kind === 'running' || undefined}
-        onClick={() => void verify()}
+        onClick={() => client && void verifyLedger(client)}
         data-testid="ledger-verify"
       >
         Verify
