@@ -1,7 +1,6 @@
 import type { AgentInfo } from '../../../src-preload/contract';
-import { useView } from '../../ui/viewStore';
 import { useSessions } from '../../ui/sessionsStore';
-import { useAgents } from './agentsStore';
+import { pickAgentForSession } from './pickAgent';
 import { formatBytes, formatCpu } from './quotas';
 
 /** One installed agent, as its manifest declares it. */
@@ -9,11 +8,7 @@ export function AgentManifestCard({ agent }: { agent: AgentInfo }) {
   const session = useSessions((s) => s.sessions.find((x) => x.id === s.selectedId && x.status === 'open'));
 
   function pickForSession(): void {
-    if (!session) return;
-    const agents = useAgents.getState();
-    agents.chooseAgent(session.id, agent.name);
-    agents.requestPromptFocus(session.id);
-    useView.getState().setView('session');
+    if (session) pickAgentForSession(session.id, agent.name);
   }
 
   return (

@@ -24,6 +24,9 @@ function toFieldErrors(error: unknown): FieldErrors {
   return { workspace: errorMessage(error) };
 }
 
+/** The folder field's id: the command palette's "New session…" brings the keyboard here. */
+export const NEW_SESSION_FOLDER_ID = 'new-session-workspace';
+
 /** How long the form waits after the last keystroke in the folder field before it asks the host about the folder. */
 const GIT_INFO_DELAY_MS = 250;
 
@@ -100,6 +103,7 @@ export function NewSessionForm() {
         Workspace folder
         <input
           name="workspace"
+          id={NEW_SESSION_FOLDER_ID}
           data-testid="new-session-workspace"
           placeholder={userHome ? `${userHome}/project` : '/path/to/project'}
           value={workspace}
