@@ -31,16 +31,18 @@ export function App() {
         <SessionSidebar />
         <main className="main-area">
           <ViewTabs />
+          {/* The other views' panels take focus (WAI-ARIA tab panels): a view that scrolls with nothing focusable in it
+              (Connections without a keychain, any view while the host is gone) still scrolls from the keyboard. */}
           <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
             <SessionPanels />
           </div>
-          <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" hidden={view !== 'agents'}>
+          <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" tabIndex={0} hidden={view !== 'agents'}>
             <AgentsView />
           </div>
-          <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" hidden={view !== 'ledger'}>
+          <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" tabIndex={0} hidden={view !== 'ledger'}>
             <LedgerView />
           </div>
-          <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" hidden={view !== 'connections'}>
+          <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" tabIndex={0} hidden={view !== 'connections'}>
             <ConnectionsView />
           </div>
         </main>

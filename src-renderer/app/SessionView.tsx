@@ -115,7 +115,8 @@ export function SessionView({ session, hidden }: { session: Session; hidden: boo
       {session.worktree && <WorktreeBar session={{ ...session, worktree: session.worktree }} />}
       <div className="workspace" ref={workspaceRef}>
         <div className="workspace-upper" ref={upperRef}>
-          <div className="workspace-main" data-testid="workspace-main">
+          {/* Focusable so the conversation scrolls from the keyboard even when nothing in it takes focus (the host gone). */}
+          <div className="workspace-main" data-testid="workspace-main" role="region" aria-label="Conversation" tabIndex={0}>
             <SessionAgents
               session={session}
               prompts={<ConsentCards sessionId={session.id} open={session.status === 'open'} />}
