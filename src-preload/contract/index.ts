@@ -4,6 +4,7 @@ import { changesContract } from './changes';
 import { consentContract } from './consent';
 import { credentialContract } from './credentials';
 import { execContract } from './exec';
+import { folderContract } from './folders';
 import { harnessContract } from './harness';
 import { goalContract } from './goal';
 import { hostContract } from './host';
@@ -16,6 +17,7 @@ import { worktreeContract } from './worktrees';
 export const contract = {
   ...hostContract,
   ...sessionContract,
+  ...folderContract,
   ...terminalContract,
   ...ledgerContract,
   ...consentContract,
@@ -39,6 +41,7 @@ export * from './credentials';
 export * from './define';
 export * from './errors';
 export * from './exec';
+export * from './folders';
 export * from './harness';
 export * from './goal';
 export * from './host';

@@ -29,6 +29,29 @@ export type Session = z.infer<typeof Session>;
 
 const SessionName = z.string().trim().min(1, 'a name cannot be empty').max(200, 'at most 200 characters');
 
+/** A folder sessions have worked in, for the new-session form's "recent workspaces". */
+export const RecentWorkspace = z.object({
+  /** The folder the user picked (for a worktree session, its repository's checkout). */
+  workspace: z.string(),
+  /** When a session in it last changed (created, renamed, closed, reopened). */
+  lastUsedAt: z.number().int(),
+  /** The name of that most recent session. */
+  sessionName: z.string(),
+  /** False when the folder is gone (deleted or moved): shown, marked, not offered as is. */
+  exists: z.boolean(),
+});
+export type RecentWorkspace = z.infer<typeof RecentWorkspace>;
+
+/** What runs in a session now, and would stop if it were closed. */
+export const SessionRunning = z.object({
+  terminals: z.number().int().nonnegative(),
+  /** Process runs, queued or running. */
+  runs: z.number().int().nonnegative(),
+  /** Agent runs, agent conversations and headless CLI sessions. */
+  agents: z.number().int().nonnegative(),
+});
+export type SessionRunning = z.infer<typeof SessionRunning>;
+
 export const SessionChange = z.object({ kind: z.enum(['created', 'updated']), session: Session });
 export type SessionChange = z.infer<typeof SessionChange>;
 
@@ -49,7 +72,11 @@ export const sessionContract = {
   ),
   'session.list': call(z.object({ includeClosed: z.boolean().optional() }), z.array(Session)),
   'session.rename': call(z.object({ id: SessionId, name: SessionName }), Session),
+  /** What would stop if the session were closed: the UI asks before closing a session with anything live. */
+  'session.running': call(z.object({ id: SessionId }), SessionRunning),
   'session.close': call(z.object({ id: SessionId }), Session),
+  /** The folders of past sessions (closed ones too), most recent first, each once. */
+  'session.recentWorkspaces': call(z.object({ limit: z.number().int().min(1).max(50).optional() }), z.array(RecentWorkspace)),
   'session.reopen': call(z.object({ id: SessionId }), Session),
   /** The sessions, then every create/rename/close/reopen, so several windows stay in step. */
   'session.watch': liveList(z.object({ includeClosed: z.boolean().optional() }), Session, (session) => session.id),

@@ -260,6 +260,11 @@ export class AcpService {
     return live.record;
   }
 
+  /** The session's conversations whose agent process is up: what closing the session would stop. */
+  liveCount(sessionId: string): number {
+    return [...this.live.values()].filter((l) => l.record.sessionId === sessionId).length;
+  }
+
   async stopSession(sessionId: string, actor: string): Promise<void> {
     await Promise.all([...this.live.values()].filter((l) => l.record.sessionId === sessionId).map((l) => this.stop(l.record.id, actor, 'its session was closed')));
   }

@@ -64,10 +64,12 @@ export function composeAcp(deps: AcpDeps): AreaComposition<AcpService, ReturnTyp
     turns: deps.turns,
   });
   const closing = deps.sessions.onDidClose(({ sessionId, actor }) => acp.stopSession(sessionId, actor));
+  const counting = deps.sessions.registerRunning('agents', (sessionId) => acp.liveCount(sessionId));
   return {
     service: acp,
     handlers: createAcpHandlers(acp, deps.actor),
     async dispose() {
+      counting.dispose();
       closing.dispose();
       await acp.dispose();
     },

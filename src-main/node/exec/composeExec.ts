@@ -40,10 +40,12 @@ export function composeExec(deps: ExecDeps): AreaComposition<ExecService, Return
   });
   const started = exec.start().catch((error: unknown) => log.error('exec recovery failed:', error));
   const closing = sessions.onDidClose(({ sessionId, actor }) => exec.killSessionRuns(sessionId, actor));
+  const counting = sessions.registerRunning('runs', (sessionId) => exec.openRunCount(sessionId));
   return {
     service: exec,
     handlers: createExecHandlers(exec, sessions, sandbox, deps.actor),
     async dispose() {
+      counting.dispose();
       closing.dispose();
       await started;
       // Running processes end with the host; their runs stay `running` and are recovered at the next start.

@@ -252,6 +252,11 @@ export class ExecService implements Disposable {
   }
 
   /** Ends every run of the session that has not ended (queued ones never start): for closing a session. */
+  /** How many of the session's runs are queued or running: what closing it would kill. */
+  openRunCount(sessionId: string): number {
+    return this.store.list(sessionId, Number.MAX_SAFE_INTEGER).filter((run) => !ENDED.has(run.status)).length;
+  }
+
   async killSessionRuns(sessionId: string, actor: string): Promise<void> {
     const open = this.store.list(sessionId, Number.MAX_SAFE_INTEGER).filter((run) => !ENDED.has(run.status));
     // Queued ones first: none of them can then be claimed when the running one ends.

@@ -16,10 +16,12 @@ export function composeHarness(deps: HarnessDeps): AreaComposition<HarnessSessio
   const { db, ledger, sessions, terminals, credentials, consent, turns, log } = deps;
   const harness = new HarnessSessionService({ db, ledger, sessions, terminals, credentials, consent, turns, aspHome: join(deps.home, 'harness'), executables: executablesFromEnv(), onError: (error) => log.error('harness:', error) });
   const closing = sessions.onDidClose(({ sessionId, actor }) => harness.stopSession(sessionId, actor));
+  const counting = sessions.registerRunning('agents', (sessionId) => harness.headlessLiveCount(sessionId));
   return {
     service: harness,
     handlers: createHarnessHandlers(harness, deps.actor),
     async dispose() {
+      counting.dispose();
       closing.dispose();
       await harness.dispose();
     },

@@ -1,3 +1,4 @@
+import type { folderContract } from '../../../src-preload/contract/folders';
 import type { sessionContract } from '../../../src-preload/contract/sessions';
 import type { Handlers } from '../../../src-preload/rpc';
 import type { AreaComposition } from '../base/areaComposition';
@@ -6,6 +7,7 @@ import type { Database } from '../store/database';
 import type { SecretScrubber } from '../vault/secretScrubber';
 import { join } from 'node:path';
 import { addWorktree } from '../worktrees/worktreeGit';
+import { createFolderHandlers } from './folderHandlers';
 import { createSessionHandlers } from './sessionHandlers';
 import { SessionService } from './sessionService';
 
@@ -18,8 +20,11 @@ export interface SessionsDeps {
   actor: string;
 }
 
-/** Sessions on workspace folders; the parts that run things in a session listen to `onDidClose`. */
-export function composeSessions({ home, db, ledger, scrubber, actor }: SessionsDeps): AreaComposition<SessionService, Handlers<typeof sessionContract>> {
+/**
+ * Sessions on workspace folders, and the folder browser that picks one; the parts that run things in a session
+ * listen to `onDidClose` and register what they run (`registerRunning`).
+ */
+export function composeSessions({ home, db, ledger, scrubber, actor }: SessionsDeps): AreaComposition<SessionService, Handlers<typeof sessionContract & typeof folderContract>> {
   const sessions = new SessionService(db, ledger, Date.now, (options) => addWorktree({ ...options, root: join(home, 'worktrees') }));
-  return { service: sessions, handlers: createSessionHandlers(sessions, scrubber, actor), dispose: () => sessions.dispose() };
+  return { service: sessions, handlers: { ...createSessionHandlers(sessions, scrubber, actor), ...createFolderHandlers(ledger, actor) }, dispose: () => sessions.dispose() };
 }

@@ -4,6 +4,9 @@ import type { SecretScrubber } from '../vault/secretScrubber';
 import { gitInfo } from '../worktrees/worktreeGit';
 import { resolveWorkspace, type SessionService } from './sessionService';
 
+/** How many recent workspaces the new-session form offers unless it asks for another number. */
+const RECENT_WORKSPACES = 8;
+
 /** The `session.*` calls and streams: sessions as the person at the UI creates, renames, closes and reopens them. */
 export function createSessionHandlers(sessions: SessionService, scrubber: SecretScrubber, actor: string): Handlers<typeof sessionContract> {
   return {
@@ -18,7 +21,9 @@ export function createSessionHandlers(sessions: SessionService, scrubber: Secret
     'session.list': ({ includeClosed }) => sessions.list(includeClosed ?? false),
     'session.rename': ({ id, name }) => sessions.rename(id, scrubber.scrubText(name), actor),
     // Resolves once what ran in the session (terminals, runs, harness sessions) has stopped: see SessionService.onDidClose.
+    'session.running': ({ id }) => sessions.running(id),
     'session.close': ({ id }) => sessions.close(id, actor),
+    'session.recentWorkspaces': ({ limit }) => sessions.recentWorkspaces(limit ?? RECENT_WORKSPACES),
     'session.reopen': ({ id }) => sessions.reopen(id, actor),
     'session.watch': liveListHandler(sessionContract['session.watch'], {
       list: ({ includeClosed }) => sessions.list(includeClosed ?? false),

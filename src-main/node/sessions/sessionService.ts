@@ -1,8 +1,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute } from 'node:path';
-import { type Session, type SessionChange, type SessionWorktree } from '../../../src-preload/contract';
+import { type RecentWorkspace, type Session, type SessionChange, type SessionRunning, type SessionWorktree } from '../../../src-preload/contract';
 import { DomainError } from '../base/domainError';
-import { Emitter } from '../../../src-preload/rpc';
+import { Emitter, toDisposable, type Disposable } from '../../../src-preload/rpc';
 import { AsyncEmitter } from '../base/asyncEmitter';
 import { newId } from '../base/ids';
 import type { Ledger } from '../ledger/ledger';
@@ -70,6 +70,18 @@ export interface SessionClosed {
   actor: string;
 }
 
+/** Counts what of one kind runs in a session (its terminals, say): each area that runs things registers one. */
+export type RunningCounter = (sessionId: string) => number;
+
+/** Whether `path` is a folder now (a recent workspace may have been deleted or moved since). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Sessions on workspace folders: created, renamed, closed and reopened by the user, kept in SQLite. */
 export class SessionService {
   private readonly changed = new Emitter<SessionChange>();
@@ -80,6 +92,7 @@ export class SessionService {
    * every listener has, so the person who closed it sees nothing of it still running.
    */
   readonly onDidClose = this.closed.event;
+  private readonly counters = new Set<{ kind: keyof SessionRunning; count: RunningCounter }>();
 
   constructor(
     private readonly db: Database,
@@ -151,6 +164,43 @@ export class SessionService {
     return this.update(id, { name }, { type: 'session.rename', actor, payload: { from: before.name, to: name } });
   }
 
+  /**
+   * How an area says what it runs in a session, so `running` can tell the user what closing the session would stop.
+   * An area that stops something on `onDidClose` registers its counter here too.
+   */
+  registerRunning(kind: keyof SessionRunning, count: RunningCounter): Disposable {
+    const counter = { kind, count };
+    this.counters.add(counter);
+    return toDisposable(() => this.counters.delete(counter));
+  }
+
+  /** What runs in the session now: what closing it would stop. */
+  running(id: string): SessionRunning {
+    this.get(id);
+    const running: SessionRunning = { terminals: 0, runs: 0, agents: 0 };
+    for (const { kind, count } of this.counters) running[kind] += count(id);
+    return running;
+  }
+
+  /**
+   * The folders of past sessions, most recently used first, each once. A worktree session counts for its repository's
+   * checkout (the folder the user picked), not for the worktree under the app home.
+   */
+  recentWorkspaces(limit: number): RecentWorkspace[] {
+    // Iterated, not loaded: it stops at `limit` folders however many sessions there were.
+    const rows = this.db.prepare<[], Row>('SELECT * FROM sessions ORDER BY updated_at DESC, id DESC').iterate();
+    const seen = new Set<string>();
+    const recent: RecentWorkspace[] = [];
+    for (const row of rows) {
+      const workspace = parseWorktree(row.worktree)?.repo ?? row.workspace;
+      if (seen.has(workspace)) continue;
+      seen.add(workspace);
+      recent.push({ workspace, lastUsedAt: row.updated_at, sessionName: row.name, exists: isFolder(workspace) });
+      if (recent.length === limit) break;
+    }
+    return recent;
+  }
+
   async close(id: string, actor: string): Promise<Session> {
     this.get(id);
     const session = this.update(id, { status: 'closed' }, { type: 'session.close', actor, payload: {} });
@@ -181,6 +231,7 @@ export class SessionService {
   }
 
   dispose(): void {
+    this.counters.clear();
     this.changed.dispose();
     this.closed.dispose();
   }

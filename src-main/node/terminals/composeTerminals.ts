@@ -18,10 +18,12 @@ export function composeTerminals({ sessions, ledger, actor }: TerminalsDeps): Ar
   const closing = sessions.onDidClose(async ({ sessionId, actor: closedBy }) => {
     await Promise.all(terminals.list(sessionId).map((terminal) => terminals.close(terminal.id, closedBy)));
   });
+  const counting = sessions.registerRunning('terminals', (sessionId) => terminals.list(sessionId).filter((terminal) => terminal.status === 'running').length);
   return {
     service: terminals,
     handlers: createTerminalHandlers(terminals, sessions, actor),
     async dispose() {
+      counting.dispose();
       closing.dispose();
       await terminals.dispose();
     },

@@ -61,5 +61,36 @@ export function composeAgents(deps: AgentsDeps): AreaComposition<AgentRuntime, R
     runLog,
     stepDeadlineMs: stepTimeoutFromEnv(),
   });
-  return { service: agents, handlers: createAgentHandlers(agents, deps.actor), dispose: () => agents.dispose() };
+  // A closed session keeps nothing running: its agent runs stop with its terminals and process runs, and the close is
+  // answered once they have ended.
+  const liveRuns = (sessionId: string) => agents.runsOf(sessionId).filter((info) => info.endedAt === null);
+  const closing = deps.sessions.onDidClose(({ sessionId, actor }) => Promise.all(liveRuns(sessionId).map((info) => stopAndWait(agents, info.id, actor))).then(() => undefined));
+  const counting = deps.sessions.registerRunning('agents', (sessionId) => liveRuns(sessionId).length);
+  return {
+    service: agents,
+    handlers: createAgentHandlers(agents, deps.actor),
+    dispose: () => {
+      counting.dispose();
+      closing.dispose();
+      agents.dispose();
+    },
+  };
+}
+
+/** Stops a run and resolves once it has ended (its process gone, its `ended` event written). */
+function stopAndWait(agents: AgentRuntime, runId: string, actor: string): Promise<void> {
+  const run = agents.get(runId);
+  if (run.ended) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listening = run.onDidAppend((event) => {
+      if (event.kind !== 'ended') return;
+      listening.dispose();
+      resolve();
+    });
+    agents.stop(runId, actor);
+    if (run.ended) {
+      listening.dispose();
+      resolve();
+    }
+  });
 }

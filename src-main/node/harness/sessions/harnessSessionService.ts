@@ -312,6 +312,14 @@ export class HarnessSessionService implements Disposable {
   }
 
   /** A closed workspace session takes its harness CLIs along. */
+  /**
+   * The session's live CLI launches that run headless. An interactive one runs in a terminal card, and is counted
+   * with the session's terminals (SessionService.running), not twice.
+   */
+  headlessLiveCount(sessionId: string): number {
+    return [...this.live.entries()].filter(([id, launch]) => launch.terminalId === undefined && this.store.get(id)?.sessionId === sessionId).length;
+  }
+
   async stopSession(sessionId: string, actor: string): Promise<void> {
     const ids = [...this.live.keys()].filter((id) => this.store.get(id)?.sessionId === sessionId);
     await Promise.all(ids.map((id) => this.stop(id, actor)));
