@@ -5,6 +5,7 @@ import { Terminal as Xterm } from '@xterm/xterm';
 import { DisposableStore, toDisposable, type Disposable } from '../../../src-preload/rpc/disposable';
 import type { Subscription } from '../../../src-preload/rpc/rpcClient';
 import { handleClipboardKeys } from './clipboardKeys';
+import { FIND_HIGHLIGHT_LIMIT } from './findQuery';
 import { limitFramesInFloods, noteOutput } from './floodFrames';
 import { openScreenRoot } from './screenRoot';
 import { currentTerminalTheme, onColorSchemeChange } from './terminalTheme';
@@ -38,7 +39,7 @@ export interface XtermScreenOptions {
  */
 export class XtermScreen implements Disposable {
   readonly term: Xterm;
-  readonly search = new SearchAddon();
+  readonly search = new SearchAddon({ highlightLimit: FIND_HIGHLIGHT_LIMIT });
   private readonly fit = new FitAddon();
   private readonly store = new DisposableStore();
 
@@ -59,6 +60,9 @@ export class XtermScreen implements Disposable {
       fontFamily: 'ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
       scrollback: 10_000,
+      // The find bar highlights every match and counts them through the search addon's decorations, an API xterm
+      // still marks as proposed.
+      allowProposedApi: true,
     });
     this.term.loadAddon(this.fit);
     this.term.loadAddon(this.search);
