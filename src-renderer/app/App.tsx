@@ -3,6 +3,7 @@ import { Attention } from '../features/attention/Attention';
 import { ReviewHost } from '../features/changes/ReviewDialog';
 import { ConnectionsView } from '../features/connections/ConnectionsView';
 import { LedgerView } from '../features/ledger/LedgerView';
+import { CommandPalette } from '../features/palette/CommandPalette';
 import { SessionSidebar } from '../features/sessions/SessionSidebar';
 import { useSessionsSync } from '../features/sessions/useSessionsSync';
 import { HostDownBanner } from '../features/status/HostDownBanner';
@@ -10,6 +11,7 @@ import { StatusBar } from '../features/status/StatusBar';
 import { SessionPanels } from './SessionPanels';
 import { useConnection } from '../bridge/connectionStore';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { usePaletteActions } from './paletteActions';
 import { useRunEndNotifications } from './useRunEndNotifications';
 import { ViewTabs } from './ViewTabs';
 import { useView } from '../ui/viewStore';
@@ -20,6 +22,7 @@ export function App() {
   useGlobalShortcuts();
   useRunEndNotifications();
   const view = useView((s) => s.view);
+  const paletteActions = usePaletteActions();
   // A host that was connected and is gone: every control is off until it is back (nothing could reach it).
   const hostDown = useConnection((s) => s.status === 'reconnecting');
 
@@ -49,6 +52,7 @@ export function App() {
       </fieldset>
       <StatusBar />
       <ReviewHost />
+      <CommandPalette actions={paletteActions} />
     </div>
   );
 }

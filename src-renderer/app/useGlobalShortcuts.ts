@@ -1,18 +1,31 @@
 import { useEffect } from 'react';
 import { useConnection } from '../bridge/connectionStore';
-import { useGoal } from '../features/goal/goalStore';
+import { paletteOpeningFor } from '../features/palette/paletteKeys';
+import { usePalette } from '../features/palette/paletteStore';
 import { useSessions } from '../ui/sessionsStore';
-import { openTerminal } from '../features/terminals/terminalActions';
-import { useReview } from '../ui/changes/reviewStore';
-import { useView } from '../ui/viewStore';
+import { openTerminalInSession, toggleChangesPanel, toggleGoalPanel, toggleLedger } from './workspaceActions';
+
+/** A modal dialog other than the palette (a checkpoint question, a review) is up: it keeps the keyboard until it is answered. */
+const otherModalOpen = (): boolean => document.querySelector('[aria-modal="true"]:not([data-testid="command-palette"])') !== null;
 
 /**
  * App-wide keys, caught in the capture phase so they work even while a terminal has focus (a terminal cannot
- * tell Ctrl+Shift+T from Ctrl+T anyway, so the shell loses nothing).
+ * tell Ctrl+Shift+T from Ctrl+T anyway, so the shell loses nothing). Ctrl+K is the exception that costs the shell
+ * something (readline's kill-to-end-of-line): the palette is worth more there, as in VS Code's terminal.
  */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
+      const opening = paletteOpeningFor(event);
+      if (opening !== null) {
+        if (otherModalOpen()) return;
+        event.preventDefault();
+        event.stopPropagation();
+        usePalette.getState().show(opening);
+        return;
+      }
+      // The palette is modal: the page behind it does not act on keys meant for it.
+      if (usePalette.getState().open) return;
       if (!event.ctrlKey || !event.shiftKey || event.altKey || event.metaKey) return;
       if (event.code === 'KeyT') {
         event.preventDefault();
@@ -21,28 +34,21 @@ export function useGlobalShortcuts(): void {
         const { sessions, selectedId } = useSessions.getState();
         const session = sessions.find((s) => s.id === selectedId);
         if (!client || !session || session.status !== 'open') return;
-        useView.getState().setView('session');
-        void openTerminal(client, session.id).catch(() => undefined);
+        void openTerminalInSession(client, session.id).catch(() => undefined);
       } else if (event.code === 'KeyG') {
         event.preventDefault();
         event.stopPropagation();
         const { selectedId } = useSessions.getState();
-        if (!selectedId) return;
-        const focused = (document.activeElement?.closest('[data-testid="session-goal"]') ?? null) !== null;
-        useView.getState().setView('session');
-        useGoal.getState().togglePanel(selectedId, focused);
+        if (selectedId) toggleGoalPanel(selectedId);
       } else if (event.code === 'KeyD') {
         event.preventDefault();
         event.stopPropagation();
         const { selectedId } = useSessions.getState();
-        if (!selectedId) return;
-        useView.getState().setView('session');
-        useReview.getState().toggleChangesPanel(selectedId);
+        if (selectedId) toggleChangesPanel(selectedId);
       } else if (event.code === 'KeyL') {
         event.preventDefault();
         event.stopPropagation();
-        const { view, setView } = useView.getState();
-        setView(view === 'ledger' ? 'session' : 'ledger');
+        toggleLedger();
       }
     };
     window.addEventListener('keydown', onKeyDown, { capture: true });

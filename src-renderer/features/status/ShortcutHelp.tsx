@@ -1,5 +1,6 @@
 /** The keyboard shortcuts, listed where the user can always find them (status bar, hover or focus for details). */
 export const shortcuts: readonly { keys: string; what: string }[] = [
+  { keys: 'Ctrl+K / Ctrl+Shift+P / F1', what: 'command palette: switch sessions (Ctrl+K) or run any command (> lists commands only)' },
   { keys: 'Ctrl+Shift+T', what: 'new terminal in the current session' },
   { keys: 'Ctrl+Shift+L', what: 'switch between session and ledger' },
   { keys: 'Ctrl+Shift+G', what: 'open (or fold) the session\'s Goal panel' },
