@@ -4,7 +4,7 @@
  *   {"format":"omniscient-shell/ledger-export","version":1, ...ExportHeader}
  *   {"checkpoint":{size, ts, headHash, prevSignature, signature, publicKey}}      every signed checkpoint, oldest first
  *   {"seq":1,"ts":…,"type":…,"actor":…,"sessionId":…,"payloadCommit":…,"prevHash":…,"entryHash":…,
- *    "payload":{…}|null,"salt":…|null,"redacted"?:"why"}                        every entry, in seq order
+ *    "payload":{…}|null,"salt":…|null,"redacted"?:"why","disclosed"?:{…}}       every entry, in seq order
  *   {"seq":7,"prevHash":…,"entryHash":…,"elided":true}                           an entry of another session (--session)
  *   {"end":{"entries":N,"checkpoints":K,"size":S,"headHash":…,"signature":…|null}} proves the file was not cut short
  *
@@ -15,7 +15,9 @@
  *
  * Hashes, salts and signatures are lowercase hex; public keys are base64 SPKI DER. A payload is the JSON object the
  * commitment was made over (its canonical JSON is recomputed to check it); a redacted entry has payload and salt
- * null and keeps its commitment, so the chain still verifies without disclosing it.
+ * null and keeps its commitment, so the chain still verifies without disclosing it. An entry whose fields were
+ * withheld (`redacted` "field:<paths>") also has `disclosed`: its payload without those fields. The commitment is over
+ * the whole payload, so it cannot prove `disclosed`; a verifier checks its form and says how many entries have one.
  */
 export const EXPORT_FORMAT = 'omniscient-shell/ledger-export';
 export const EXPORT_VERSION = 1;
@@ -49,8 +51,10 @@ export interface ExportEntryLine {
   entryHash: string;
   payload: Record<string, unknown> | null;
   salt: string | null;
-  /** Why the payload is not disclosed: "all", "type", or "field:<path>". */
+  /** Why the payload is not disclosed: "all", "type", or "field:<path>[,<path>…]". */
   redacted?: string;
+  /** With fields withheld: the rest of the payload (shown as exported; the commitment cannot prove it). */
+  disclosed?: Record<string, unknown>;
 }
 
 export interface ExportElidedLine {

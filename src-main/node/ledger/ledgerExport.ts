@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Database } from '../store/database';
 import { DomainError } from '../base/domainError';
 import { describeLedgerVerdict } from '../../../src-preload/contract';
+import { canonicalJson } from './canonicalJson';
 import { exportEndMessage, type Checkpoint } from './checkpoint';
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportHeader } from './exportFormat';
 import type { LedgerSigningKey } from './ledgerSigningKey';
@@ -18,8 +19,10 @@ export interface ExportOptions {
   /** Redact the payloads of these types; `prefix.*` matches a family (e.g. `terminal.*`). */
   redactTypes?: string[];
   /**
-   * Redact the payloads that have any of these fields (a top-level key, or a dotted path such as `env.TOKEN`).
-   * A payload is committed to as a whole, so hiding one field hides its whole payload; its commitment stays.
+   * Withhold these fields (a top-level key, or a dotted path such as `env.TOKEN`) wherever a payload has them. The
+   * commitment covers the whole payload, so such an entry's payload and salt are withheld as a whole (its commitment
+   * stays, and the chain verifies), and the rest of the payload is shown beside it as `disclosed`, without the
+   * withheld fields. `disclosed` is what the exporter shows, not something the commitment proves (exportFormat.ts).
    */
   redactFields?: string[];
 }
@@ -80,13 +83,34 @@ function hasPath(payload: unknown, path: string[]): boolean {
   return true;
 }
 
-/** Why `entry`'s payload is withheld from the export, or null to disclose it. */
-function redactionOf(entry: StoredEntry, options: ExportOptions, typeRedacted: (type: string) => boolean, fields: string[][]): string | null {
-  if (options.redactAll) return 'all';
-  if (typeRedacted(entry.type)) return 'type';
+/** `payload` without the value at `path` (a copy; the parents on the way are copied, nothing else). */
+function withoutPath(payload: Record<string, unknown>, path: string[]): Record<string, unknown> {
+  const [key, ...rest] = path;
+  const copy = { ...payload };
+  const child = copy[key];
+  if (rest.length === 0) delete copy[key];
+  // A parent already withheld (both `env` and `env.TOKEN` asked for) stays withheld.
+  else if (child !== null && typeof child === 'object' && !Array.isArray(child)) copy[key] = withoutPath(child as Record<string, unknown>, rest);
+  return copy;
+}
+
+interface Redaction {
+  /** Why: "all", "type", or "field:<path>[,<path>…]" (the fields this payload had). */
+  why: string;
+  /** With fields withheld: the rest of the payload, shown beside the withheld whole. */
+  disclosed?: Record<string, unknown>;
+}
+
+/** Why `entry`'s payload is withheld from the export (and what of it is still shown), or null to disclose it. */
+function redactionOf(entry: StoredEntry, options: ExportOptions, typeRedacted: (type: string) => boolean, fields: string[][]): Redaction | null {
+  if (options.redactAll) return { why: 'all' };
+  if (typeRedacted(entry.type)) return { why: 'type' };
   if (fields.length > 0 && entry.payload !== null) {
-    const payload: unknown = JSON.parse(entry.payload);
-    for (const path of fields) if (hasPath(payload, path)) return `field:${path.join('.')}`;
+    const payload = JSON.parse(entry.payload) as Record<string, unknown>;
+    const present = fields.filter((path) => hasPath(payload, path));
+    if (present.length > 0) {
+      return { why: `field:${present.map((path) => path.join('.')).join(',')}`, disclosed: present.reduce(withoutPath, payload) };
+    }
   }
   return null;
 }
@@ -196,14 +220,17 @@ export async function exportLedger(
         elided++;
         await writer.line(`{"seq":${entry.seq},"prevHash":"${entry.prevHash.toString('hex')}","entryHash":"${entry.entryHash.toString('hex')}","elided":true}`);
       } else {
-        const why = redactionOf(entry, options, typeRedacted, fields);
-        if (why) redacted++;
+        const redaction = redactionOf(entry, options, typeRedacted, fields);
+        if (redaction) redacted++;
+        const withheld = redaction
+          ? `"payload":null,"salt":null,"redacted":${JSON.stringify(redaction.why)}${redaction.disclosed ? `,"disclosed":${canonicalJson(redaction.disclosed)}` : ''}}`
+          : null;
         // The stored payload is canonical JSON already: it goes into the line as it is.
         await writer.line(
           `{"seq":${entry.seq},"ts":${entry.ts},"type":${JSON.stringify(entry.type)},"actor":${JSON.stringify(entry.actor)},` +
             `"sessionId":${JSON.stringify(entry.sessionId)},"payloadCommit":"${entry.payloadCommit.toString('hex')}",` +
             `"prevHash":"${entry.prevHash.toString('hex')}","entryHash":"${entry.entryHash.toString('hex')}",` +
-            (why ? `"payload":null,"salt":null,"redacted":${JSON.stringify(why)}}` : `"payload":${entry.payload},"salt":"${hex(entry.salt)}"}`),
+            (withheld ?? `"payload":${entry.payload},"salt":"${hex(entry.salt)}"}`),
         );
       }
       if (++written % 20_000 === 0) {

@@ -142,6 +142,11 @@ function parseEntry(value: Record<string, unknown>, lineNumber: number): StoredE
   }
   const payload = value.payload;
   if (payload !== null && (typeof payload !== 'object' || Array.isArray(payload))) throw new LineError(lineNumber, 'field "payload" must be an object or null');
+  const disclosed = value.disclosed;
+  if (disclosed !== undefined) {
+    if (disclosed === null || typeof disclosed !== 'object' || Array.isArray(disclosed)) throw new LineError(lineNumber, 'field "disclosed" must be an object');
+    if (payload !== null) throw new LineError(lineNumber, 'field "disclosed" belongs to an entry whose payload is withheld (payload null)');
+  }
   let payloadText: string | null = null;
   if (payload !== null) {
     try {
@@ -202,6 +207,8 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
   let verdict: LedgerVerdict | undefined;
   let end: ParsedEnd | undefined;
   let entries = 0;
+  /** Entries shown with fields withheld: their `disclosed` part is not covered by the chain. */
+  let partlyShown = 0;
   let firstHash: string | undefined;
   let lineNumber = 0;
   const fail = (reason: string): LedgerVerdict => ({ intact: false, size: verifier?.checked ?? 0, firstBadSeq: (verifier?.checked ?? 0) + 1, reason });
@@ -232,6 +239,7 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
         verifier ??= new LedgerVerifier(checkpoints, { publicKey, source: publicKey ? 'key-file' : null });
         const entry = parseEntry(value, lineNumber);
         entries++;
+        if (value.disclosed !== undefined) partlyShown++;
         if (entry.seq === 1) firstHash = entry.entryHash.toString('hex');
         if (wanted.has(entry.seq)) remembered.set(entry.seq, entry.entryHash.toString('hex'));
         const bad = verifier.push(entry);
@@ -257,6 +265,10 @@ export async function verifyExportFile(file: string, publicKey: Buffer | null, r
   }
   if (verdict.intact) verdict = checkHeader(verdict, header, firstHash);
   if (verdict.intact && end) verdict = checkSignedEnd(verdict, header, end, verifier, publicKey !== null);
+  if (verdict.intact && partlyShown > 0) {
+    const note = `${partlyShown} ${partlyShown === 1 ? 'entry shows its payload' : 'entries show their payloads'} with fields withheld ("disclosed"): those parts are shown as exported, not proven by the chain`;
+    verdict = { ...verdict, notes: [...verdict.notes, note] };
+  }
   return { header, verdict, remembered };
 }
 
