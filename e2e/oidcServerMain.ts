@@ -1,6 +1,7 @@
 // The child process e2e/oidcServerProcess.ts starts: the vault tests' real authorization server (oidc-provider, an
 // ES module Playwright's loader does not take), on 127.0.0.1, until stdin closes or a signal arrives. A line
-// "approve" or "deny" on stdin sets how the user answers the sign-in from then on.
+// "approve" or "deny" on stdin sets how the user answers the sign-in from then on; "revoke" ends every grant made
+// so far (the user revoking the app's access at the provider).
 import { CLIENT_ID, startOidcTestServer, type OidcTestServerOptions } from '../test/vault/oidcTestServer';
 
 void (async () => {
@@ -17,6 +18,7 @@ void (async () => {
         server.setDecision(line);
         process.stdout.write(`decision ${line}\n`);
       }
+      if (line === 'revoke') void server.revokeAll().then(() => process.stdout.write('revoked\n'));
     }
   });
   process.stdout.write(`oidc test server ready ${JSON.stringify({ issuer: server.issuer, clientId: CLIENT_ID })}\n`);

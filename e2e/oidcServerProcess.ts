@@ -10,6 +10,8 @@ export interface OidcServerProcess {
   clientId: string;
   /** How the user answers the sign-in page from now on (the server's own interaction step). */
   setDecision(decision: 'approve' | 'deny'): Promise<void>;
+  /** The user revokes the app's access at the provider: every grant so far ends, refresh tokens included. */
+  revokeAll(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,17 +40,19 @@ export function startOidcServerProcess(options: OidcTestServerOptions = {}, time
       if (!match) return;
       clearTimeout(timer);
       const { issuer, clientId } = JSON.parse(match[1]) as { issuer: string; clientId: string };
-      const setDecision = (decision: 'approve' | 'deny'): Promise<void> =>
+      // Writes a command on the server's stdin and waits for its acknowledgement on stdout.
+      const command = (line: string, ack: string): Promise<void> =>
         new Promise((done) => {
           const onData = (data: Buffer): void => {
-            if (!data.toString().includes(`decision ${decision}`)) return;
+            if (!data.toString().includes(ack)) return;
             child.stdout!.off('data', onData);
             done();
           };
           child.stdout!.on('data', onData);
-          child.stdin!.write(`${decision}\n`);
+          child.stdin!.write(`${line}\n`);
         });
-      resolve({ issuer, clientId, setDecision, stop });
+      const setDecision = (decision: 'approve' | 'deny'): Promise<void> => command(decision, `decision ${decision}`);
+      resolve({ issuer, clientId, setDecision, revokeAll: () => command('revoke', 'revoked'), stop });
     });
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.once('exit', (code) => {

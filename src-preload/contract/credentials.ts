@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { call, liveList, stream } from './define';
+import { ConnectionCheck, OAuthClientInfo, SaveOAuthClientRequest } from './oauthClients';
+
+export * from './oauthClients';
 
 /**
  * Connections to model and OAuth providers (docs/credentials.md). The secrets themselves live only in the OS
@@ -136,6 +139,24 @@ export const credentialContract = {
   'credentials.cancelFlow': call(z.object({ flowId: FlowId }), z.object({ cancelled: z.boolean() })),
   'credentials.refresh': call(z.object({ connectionId: ConnectionId }), ConnectionOnly),
   'credentials.disconnect': call(z.object({ connectionId: ConnectionId }), DisconnectResult),
+  /** The last 4 characters of an API key ("…abcd"), read from the keychain now; null for OAuth and keys under 12 characters. */
+  'credentials.keyHint': call(z.object({ connectionId: ConnectionId }), z.object({ hint: z.string().max(5).nullable() })),
+  /** Replaces an API key in place: same connection id, so agents' handles and grants keep working with the new key. */
+  'credentials.rotateKey': call(
+    z.strictObject(
+      { connectionId: ConnectionId, apiKey: z.string({ error: 'the API key must be text' }).max(8192, 'that is longer than any API key (at most 8192 characters); paste only the key') },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown fields: rotateKey takes only connectionId and apiKey' : undefined) },
+    ),
+    ConnectionOnly,
+  ),
+  /** Checks the credential works without revealing it: an OAuth token refresh, or the provider's test request for a key. */
+  'credentials.test': call(z.object({ connectionId: ConnectionId }), ConnectionCheck),
+  /** The OAuth clients set up in the app (not those from oauth-providers.json). */
+  'credentials.oauthClients': call(z.object({}), z.array(OAuthClientInfo)),
+  /** Adds or edits an OAuth client; it can be connected with at once. */
+  'credentials.saveOAuthClient': call(SaveOAuthClientRequest, OAuthClientInfo),
+  /** Removes an OAuth client with no live connection; false when there was none. */
+  'credentials.removeOAuthClient': call(z.object({ id: ProviderId }), z.object({ removed: z.boolean() })),
   /** Progress of every connect flow started from now on. */
   'credentials.flowEvents': stream(z.object({}), FlowEvent),
   /**

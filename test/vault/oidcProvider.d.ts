@@ -17,6 +17,8 @@ declare module 'oidc-provider' {
   }
 
   export interface Grant {
+    /** Deletes the grant: tokens issued under it (refresh tokens included) stop being accepted. */
+    destroy(): Promise<void>;
     addOIDCScope(scope: string): void;
     save(): Promise<string>;
   }

@@ -40,6 +40,8 @@ export interface OidcTestServer {
   /** Device authorization requests received (a client that must not start a flow sends none). */
   deviceAuthorizations: number;
   setDecision(decision: 'approve' | 'deny'): void;
+  /** The user revokes the app's access at the provider: every grant made so far ends, with its refresh tokens. */
+  revokeAll(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
   });
 
   const polls = new Map<string, PollRecord[]>();
+  const grantIds = new Set<string>();
   const required = new Map<string, number>();
   const result: OidcTestServer = {
     issuer,
@@ -93,6 +96,10 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
     tooEarly: 0,
     deviceAuthorizations: 0,
     setDecision: (next) => (decision = next),
+    revokeAll: async () => {
+      for (const id of grantIds) await (await provider.Grant.find(id))?.destroy();
+      grantIds.clear();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -104,7 +111,7 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       const url = new URL(req.url ?? '/', issuer);
-      if (url.pathname.startsWith('/interaction/')) return answerInteraction(provider, req, res, decision);
+      if (url.pathname.startsWith('/interaction/')) return answerInteraction(provider, req, res, decision, (id) => grantIds.add(id));
       if (req.method === 'POST' && url.pathname === '/token') {
         const form = new URLSearchParams(await readBody(req));
         // Parsed here, so the provider takes the body from req.body (its documented path for pre-parsed bodies).
@@ -142,7 +149,7 @@ export async function startOidcTestServer(options: OidcTestServerOptions = {}): 
 }
 
 /** The sign-in page's answer: the user logs in as "user-1" and approves every requested scope, or denies. */
-async function answerInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, decision: 'approve' | 'deny'): Promise<void> {
+async function answerInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, decision: 'approve' | 'deny', onGrant: (grantId: string) => void): Promise<void> {
   const details = await provider.interactionDetails(req, res);
   if (decision === 'deny') {
     await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request' }, { mergeWithLastSubmission: false });
@@ -151,6 +158,7 @@ async function answerInteraction(provider: Provider, req: IncomingMessage, res: 
   const grant = details.grantId ? ((await provider.Grant.find(details.grantId)) ?? newGrant(provider, details)) : newGrant(provider, details);
   grant.addOIDCScope(String(details.params.scope ?? ''));
   const grantId = await grant.save();
+  onGrant(grantId);
   await provider.interactionFinished(req, res, { login: { accountId: 'user-1' }, consent: { grantId } }, { mergeWithLastSubmission: true });
 }
 

@@ -46,7 +46,9 @@ export async function resolveEndpoints(provider: OAuthProvider, signal?: AbortSi
       ...(server.revocationEndpoint ? { revocation_endpoint: server.revocationEndpoint } : {}),
     };
   }
-  const clientAuth = provider.clientSecret ? oauth.ClientSecretPost(provider.clientSecret) : oauth.None();
+  // A secret set up in the app is read from the keychain only now, when a token request needs it.
+  const secret = provider.clientSecret ?? (await provider.readClientSecret?.())?.expose() ?? null;
+  const clientAuth = secret ? oauth.ClientSecretPost(secret) : oauth.None();
   return { provider, as, client: { client_id: provider.clientId }, clientAuth, requestOptions };
 }
 

@@ -91,6 +91,11 @@ export class ConnectionStore {
     this.db.prepare('UPDATE vault_connections SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?').run(status, reason === null ? null : this.scrubber.scrubText(reason), now, id);
   }
 
+  /** A connection whose key was replaced: working again (a key missing from the keychain is there now). */
+  markKeyReplaced(id: string, now: number): void {
+    this.db.prepare("UPDATE vault_connections SET status = 'connected', status_reason = NULL, updated_at = ? WHERE id = ?").run(now, id);
+  }
+
   markRefreshed(id: string, expiresAt: number | null, scopes: string[] | null, now: number): void {
     this.db
       .prepare('UPDATE vault_connections SET expires_at = ?, scopes = coalesce(?, scopes), refreshed_at = ?, updated_at = ? WHERE id = ?')

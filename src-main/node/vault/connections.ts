@@ -7,10 +7,12 @@ import type { Database } from '../store/database';
 import { resolveEndpoints, type OAuthEndpoints } from './authorizationServer';
 import { ConnectionStore, type Connection } from './connectionStore';
 import type { ConnectionView, DeviceFlowStarted, DisconnectResult, PkceFlowStarted, ProviderInfo, UsableCredential, VaultStatus } from './connectionTypes';
+import { ConnectionUpkeep } from './connectionUpkeep';
 import { CredentialHandles } from './credentialHandles';
 import type { CredentialVault } from './credentialVault';
-import { API_KEY_SCOPE, isLoopbackUrl, type OAuthProvider, type Provider, type ProviderRegistry } from './providers';
+import { API_KEY_SCOPE, type OAuthProvider, type Provider, type ProviderRegistry } from './providers';
 import { Secret } from './secret';
+import { checkSecureUrl } from './secureUrl';
 import type { SecretScrubber } from './secretScrubber';
 import { SignInFlows, type SignInKind, type SignInRequest } from './signInFlows';
 import { refreshTokens, revokeToken } from './tokenGrants';
@@ -55,6 +57,8 @@ export class Connections implements Disposable {
   /** Progress of device and browser flows. */
   readonly onDidProgressFlow: SignInFlows['onDidProgress'];
   readonly handles: CredentialHandles;
+  /** The last 4 characters of a key, Test, and Rotate (connectionUpkeep.ts). */
+  readonly upkeep: ConnectionUpkeep;
 
   constructor(private readonly o: ConnectionsOptions) {
     this.store = new ConnectionStore(o.db, o.scrubber);
@@ -73,6 +77,23 @@ export class Connections implements Disposable {
       }),
     );
     this.onDidProgressFlow = this.signIns.onDidProgress;
+    this.upkeep = new ConnectionUpkeep({
+      get: (id) => this.get(id),
+      vault: o.vault,
+      providers: o.providers,
+      ledger: o.ledger,
+      markKeyReplaced: (id, now) => this.store.markKeyReplaced(id, now),
+      changed: (id) => this.changed.fire(this.get(id)),
+      refresh: (id, actor) => this.refresh(id, actor),
+      credentialFor: (id) => this.credentialFor(id),
+      requireVault: (provider, actor) => this.requireVault(provider, actor),
+      now: this.now,
+    });
+  }
+
+  /** Forgets a provider's discovered endpoints: its OAuth client was edited or removed (oauthClients.ts). */
+  forgetEndpoints(providerId: string): void {
+    for (const key of this.endpoints.keys()) if (key.startsWith(`${providerId}\u0000`)) this.endpoints.delete(key);
   }
 
   status(): VaultStatus {
@@ -389,15 +410,5 @@ function grantedScopes(answer: oauth.TokenEndpointResponse, provider: OAuthProvi
 
 function checkBaseUrl(value: string | undefined): string {
   if (!value) throw new CredentialRequestError('an OpenAI-compatible endpoint needs its base URL, e.g. http://127.0.0.1:11434/v1 for a local Ollama');
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CredentialRequestError(`"${value}" is not a URL; give the endpoint's base URL, e.g. https://llm.example.com/v1`);
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackUrl(url))) {
-    throw new CredentialRequestError('the base URL must use https:// (plain http only on this machine: 127.0.0.1 or localhost), so the key never crosses a network in the clear');
-  }
-  if (url.username || url.password || url.search || url.hash) throw new CredentialRequestError('the base URL must not carry a user, password, query or fragment');
-  return url.href.replace(/\/$/, '');
+  return checkSecureUrl(value, 'the base URL', 'https://llm.example.com/v1').href.replace(/\/$/, '');
 }

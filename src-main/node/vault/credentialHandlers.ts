@@ -16,6 +16,12 @@ type CredentialHandlers = Pick<
   | 'credentials.refresh'
   | 'credentials.disconnect'
   | 'credentials.flowEvents'
+  | 'credentials.keyHint'
+  | 'credentials.rotateKey'
+  | 'credentials.test'
+  | 'credentials.oauthClients'
+  | 'credentials.saveOAuthClient'
+  | 'credentials.removeOAuthClient'
   | 'credentials.watch'
 >;
 
@@ -46,6 +52,12 @@ export function createCredentialHandlers(
       const result = await typed(() => connections.disconnect(connectionId, actor));
       return { ...result, connection: withoutHandles(result.connection) };
     },
+    'credentials.keyHint': async ({ connectionId }) => ({ hint: await typed(() => connections.upkeep.keyHint(connectionId)) }),
+    'credentials.rotateKey': ({ connectionId, apiKey }) => typed(() => connections.upkeep.rotateApiKey(connectionId, new Secret(apiKey), actor)).then(withoutHandles),
+    'credentials.test': ({ connectionId }) => typed(() => connections.upkeep.check(connectionId, actor)),
+    'credentials.oauthClients': () => services.oauthClients.list(),
+    'credentials.saveOAuthClient': (request) => typed(() => services.oauthClients.save(request, actor)),
+    'credentials.removeOAuthClient': async ({ id }) => ({ removed: await typed(() => services.oauthClients.remove(id, actor)) }),
     'credentials.flowEvents': (_key, sink) => connections.onDidProgressFlow((event) => sink.push(event)),
     'credentials.watch': liveListHandler(credentialContract['credentials.watch'], {
       list: ({ includeDisconnected }) => connections.list({ includeDisconnected }).map(toInfo),

@@ -7,6 +7,7 @@ import { CredentialProxy } from './credentialProxy';
 import { CredentialVault } from './credentialVault';
 import { HandleInjector, type CredentialInjector } from './handleInjection';
 import type { HostKeychain } from './hostKeychain';
+import { OAuthClients } from './oauthClients';
 import { ProviderRegistry } from './providers';
 import type { SecretRegistry } from './secretRegistry';
 import { SecretScrubber } from './secretScrubber';
@@ -36,6 +37,8 @@ export class CredentialServices implements Disposable {
   readonly providers: ProviderRegistry;
   readonly connections: Connections;
   readonly injector: CredentialInjector;
+  /** The OAuth clients set up in the Connections view (load() applies them to the provider registry). */
+  readonly oauthClients: OAuthClients;
   private proxy: Promise<CredentialProxy> | undefined;
   private disposed = false;
 
@@ -43,6 +46,7 @@ export class CredentialServices implements Disposable {
     this.vault = this.owner.add(new CredentialVault(o.keychain, o.secrets));
     this.providers = o.providers ?? new ProviderRegistry();
     this.connections = this.owner.add(new Connections({ db: o.db, ledger: o.ledger, vault: this.vault, providers: this.providers, consent: o.consent, scrubber: new SecretScrubber(o.secrets) }));
+    this.oauthClients = new OAuthClients({ db: o.db, vault: this.vault, providers: this.providers, connections: this.connections, ledger: o.ledger });
     this.injector = new HandleInjector(this.connections.handles, (id) => this.connections.credentialFor(id), (entry) => o.ledger.append(entry));
   }
 

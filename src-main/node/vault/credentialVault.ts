@@ -13,6 +13,9 @@ export type Credential =
 /** The keychain account a connection's credential is filed under. */
 export const credentialAccount = (connectionId: string): string => `connection/${connectionId}`;
 
+/** The keychain account an OAuth client's secret is filed under (the registrations map shares its namespace). */
+export const clientSecretAccount = (providerId: string): string => `oauth-client/${providerId}`;
+
 interface StoredCredential {
   v: 1;
   kind: 'api_key' | 'oauth';
@@ -116,6 +119,40 @@ export class CredentialVault implements Disposable {
     return removed;
   }
 
+  /**
+   * An OAuth client's secret (oauthClients.ts), filed apart from connections' credentials. Registered with the
+   * scrubber like every other value the vault holds.
+   */
+  async storeClientSecret(providerId: string, secret: Secret<string>): Promise<void> {
+    const keychain = await this.require();
+    const key = clientSecretAccount(providerId);
+    const registration = this.registry.register(secret);
+    try {
+      await this.guard(keychain.set(key, secret));
+    } catch (error) {
+      registration.dispose();
+      throw error;
+    }
+    this.replaceRegistrations(key, registration);
+  }
+
+  async readClientSecret(providerId: string): Promise<Secret<string> | null> {
+    const keychain = await this.require();
+    const key = clientSecretAccount(providerId);
+    const secret = await this.guard(keychain.get(key));
+    if (secret && !this.registrations.has(key)) this.replaceRegistrations(key, this.registry.register(secret));
+    return secret;
+  }
+
+  async deleteClientSecret(providerId: string): Promise<boolean> {
+    const keychain = await this.require();
+    const key = clientSecretAccount(providerId);
+    const removed = await this.guard(keychain.delete(key));
+    this.registrations.get(key)?.dispose();
+    this.registrations.delete(key);
+    return removed;
+  }
+
   dispose(): void {
     for (const registrations of this.registrations.values()) registrations.dispose();
     this.registrations.clear();
@@ -135,6 +172,13 @@ export class CredentialVault implements Disposable {
       if (error instanceof KeychainUnavailableError) throw new VaultUnavailableError(error.message, { cause: error });
       throw error;
     }
+  }
+
+  private replaceRegistrations(key: string, registration: Disposable): void {
+    this.registrations.get(key)?.dispose();
+    const store = new DisposableStore();
+    store.add(registration);
+    this.registrations.set(key, store);
   }
 
   private register(credential: Credential): DisposableStore {

@@ -49,12 +49,15 @@ export class LoopbackRedirect {
     });
   }
 
-  /** Starts listening; `timeoutMs` bounds the wait for the browser. */
-  static async open(expectedState: string, timeoutMs: number): Promise<LoopbackRedirect> {
+  /**
+   * Starts listening; `timeoutMs` bounds the wait for the browser. `port` 0 lets the OS pick one (RFC 8252 §7.3); a
+   * fixed port is only for providers that match the redirect URI's port exactly (set up with the OAuth client).
+   */
+  static async open(expectedState: string, timeoutMs: number, port = 0): Promise<LoopbackRedirect> {
     const redirect = new LoopbackRedirect(expectedState);
     await new Promise<void>((resolve, reject) => {
       redirect.server.once('error', reject);
-      redirect.server.listen(0, '127.0.0.1', () => resolve());
+      redirect.server.listen(port, '127.0.0.1', () => resolve());
     });
     redirect.redirectUri = `http://127.0.0.1:${(redirect.server.address() as AddressInfo).port}${CALLBACK_PATH}`;
     redirect.timer = setTimeout(() => redirect.fail(new OAuthFlowError('timeout', `no sign-in answer arrived within ${Math.round(timeoutMs / 1000)} s; start the connection again`)), timeoutMs);

@@ -57,7 +57,7 @@ export async function exchangeAuthorizationCode(endpoints: OAuthEndpoints, callb
  */
 export async function startPkceFlow(endpoints: OAuthEndpoints, scopes: readonly string[], options: { signal: AbortSignal; timeoutMs: number }): Promise<PkceFlow> {
   const state = oauth.generateRandomState();
-  const listener = await LoopbackRedirect.open(state, options.timeoutMs);
+  const listener = await LoopbackRedirect.open(state, options.timeoutMs, endpoints.provider.redirectPort ?? 0);
   let request: AuthorizationRequest;
   try {
     request = await buildAuthorizationRequest(endpoints, scopes, listener.redirectUri, state);

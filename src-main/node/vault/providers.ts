@@ -1,3 +1,4 @@
+import type { Secret } from './secret';
 import { CredentialRequestError, UnknownProviderError } from './vaultErrors';
 
 /**
@@ -31,6 +32,11 @@ interface ProviderBase {
 /** A provider whose credential is an API key the user pastes. Its one scope is `api` (capability `oauth:<id>.api`). */
 export interface ApiKeyProvider extends ProviderBase {
   kind: 'api_key';
+  /**
+   * A cheap, read-only request the Test button makes to check a key without revealing it (listing the models), relative
+   * to the API's base URL (or the connection's own); none: the key cannot be checked short of an agent using it.
+   */
+  testRequest?: { path: string; headers?: Readonly<Record<string, string>> };
 }
 
 /** Endpoints written down (GitHub, Google), or an issuer to discover them from (generic OIDC). */
@@ -55,7 +61,11 @@ export interface OAuthProvider extends ProviderBase {
    * not confidential (RFC 8252 §8.5), PKCE is what protects the flow.
    */
   clientSecret: string | null;
+  /** A client secret kept in the OS keychain (an OAuth client set up in the app), read when a token request needs it. */
+  readClientSecret?: () => Promise<Secret<string> | null>;
   flows: readonly ('device' | 'pkce')[];
+  /** The browser sign-in's loopback port when the provider insists on a fixed one; null/absent: any free port. */
+  redirectPort?: number | null;
   /** Asked for on every connect in addition to the caller's scopes (e.g. offline_access for a refresh token). */
   extraScopes: readonly string[];
   /** Turns a capability's scope (`drive.readonly`) into the provider's own name for it (a Google scope URL). */
@@ -83,6 +93,7 @@ function builtInProviders(): Provider[] {
       placement: 'x-api-key',
       apiDomains: ['api.anthropic.com'],
       apiBaseUrl: 'https://api.anthropic.com',
+      testRequest: { path: '/v1/models', headers: { 'anthropic-version': '2023-06-01' } },
       proxyEnv: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
     },
     {
@@ -92,6 +103,7 @@ function builtInProviders(): Provider[] {
       placement: 'bearer',
       apiDomains: ['api.openai.com'],
       apiBaseUrl: 'https://api.openai.com/v1',
+      testRequest: { path: '/models' },
       proxyEnv: { baseUrl: 'OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY' },
     },
     {
@@ -103,6 +115,7 @@ function builtInProviders(): Provider[] {
       placement: 'bearer',
       apiDomains: [],
       apiBaseUrl: null,
+      testRequest: { path: '/models' },
       proxyEnv: { baseUrl: 'OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY' },
     },
     {
@@ -114,6 +127,7 @@ function builtInProviders(): Provider[] {
       placement: 'x-goog-api-key',
       apiDomains: ['generativelanguage.googleapis.com'],
       apiBaseUrl: 'https://generativelanguage.googleapis.com',
+      testRequest: { path: '/v1beta/models' },
       proxyEnv: { baseUrl: 'GOOGLE_GEMINI_BASE_URL', apiKey: 'GEMINI_API_KEY' },
     },
     {
@@ -170,8 +184,12 @@ export interface OidcProviderInput {
   id: string;
   name: string;
   issuer: string;
+  /** Endpoints written down, for a server without OpenID discovery; absent: discovered from the issuer. */
+  endpoints?: { authorization: string | null; token: string; deviceAuthorization: string | null; revocation: string | null } | null;
+  redirectPort?: number | null;
   clientId: string;
   clientSecret?: string | null;
+  readClientSecret?: () => Promise<Secret<string> | null>;
   apiDomains: readonly string[];
   apiBaseUrl?: string | null;
   flows?: readonly ('device' | 'pkce')[];
@@ -222,6 +240,13 @@ export class ProviderRegistry {
     return configured;
   }
 
+  /** Takes out a provider added by issuer (its OAuth client was removed in the Connections view). False when there was none. */
+  remove(id: string): boolean {
+    const provider = this.providers.get(id);
+    if (!provider || provider.kind !== 'oauth' || builtInProviders().some((p) => p.id === id)) return false;
+    return this.providers.delete(id);
+  }
+
   /** Adds (or replaces) a generic OIDC provider whose endpoints are discovered from its issuer. */
   addOidc(input: OidcProviderInput): OAuthProvider {
     if (!PROVIDER_ID.test(input.id)) throw new CredentialRequestError(`a provider id is lowercase letters, digits, "-" and "_" (got "${input.id}")`);
@@ -245,9 +270,20 @@ export class ProviderRegistry {
       apiDomains: [...input.apiDomains],
       apiBaseUrl: input.apiBaseUrl ?? null,
       proxyEnv: null,
-      server: { discovery: true, issuer: issuer.href.replace(/\/$/, '') },
+      server: input.endpoints
+        ? {
+            discovery: false,
+            issuer: issuer.href.replace(/\/$/, ''),
+            authorizationEndpoint: input.endpoints.authorization,
+            tokenEndpoint: input.endpoints.token,
+            deviceAuthorizationEndpoint: input.endpoints.deviceAuthorization,
+            revocationEndpoint: input.endpoints.revocation,
+          }
+        : { discovery: true, issuer: issuer.href.replace(/\/$/, '') },
+      redirectPort: input.redirectPort ?? null,
       clientId: input.clientId,
       clientSecret: input.clientSecret ?? null,
+      ...(input.readClientSecret ? { readClientSecret: input.readClientSecret } : {}),
       flows: input.flows ?? ['device', 'pkce'],
       extraScopes: input.extraScopes ?? ['offline_access'],
     };

@@ -1,0 +1,113 @@
+// OAuth clients set up in the app (issue 23), on a real SQLite file and the REAL OS keychain (a private
+// gnome-keyring under dbus-run-session when the tests run without a desktop session): a client takes effect at once
+// (the provider is listed and configured, no restart), its secret goes to the keychain and never to SQLite or the
+// ledger, and bad input gets an error naming the field and how to fix it.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type { SaveOAuthClientRequest } from '../../src-preload/contract';
+import { DomainError } from '../../src-main/node/base/domainError';
+import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
+import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
+import { OAuthClients } from '../../src-main/node/vault/oauthClients';
+import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
+import { vaultFixture, type VaultFixture } from './vaultFixture';
+
+const base: SaveOAuthClientRequest = {
+  name: 'Acme SSO',
+  issuer: 'https://sso.acme.test',
+  endpoints: null,
+  clientId: 'omni-desktop',
+  scopes: ['offline_access'],
+  apiDomains: ['api.acme.test'],
+  apiBaseUrl: 'https://api.acme.test',
+  redirectPort: null,
+  flows: ['device', 'pkce'],
+};
+
+function clientsOf(fixture: VaultFixture): OAuthClients {
+  return new OAuthClients({ db: fixture.db, vault: fixture.vault, providers: fixture.providers, connections: fixture.connections, ledger: fixture.ledger });
+}
+
+async function refused(clients: OAuthClients, request: Partial<SaveOAuthClientRequest>, field: string, message: RegExp): Promise<void> {
+  await assert.rejects(clients.save({ ...base, ...request }, 'user'), (error: unknown) => {
+    assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
+    assert.equal(error.issues?.[0]?.path, field);
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+if (needsPrivateKeyring) {
+  rerunInPrivateKeyring(__filename, 60_000);
+} else {
+  describe('OAuth clients set up in the app', () => {
+    it('takes effect at once: listed, configured, with the flows chosen; after a restart too', async (t) => {
+      const fixture = await vaultFixture();
+      t.after(() => fixture.close());
+      const clients = clientsOf(fixture);
+      const saved = await clients.save(base, 'user');
+      assert.equal(saved.id, 'acme-sso');
+      assert.equal(saved.redirectUri, 'http://127.0.0.1/callback');
+      const listed = fixture.connections.providers().find((p) => p.id === 'acme-sso');
+      assert.deepEqual(listed && { name: listed.name, configured: listed.configured, flows: listed.flows }, { name: 'Acme SSO', configured: true, flows: ['device', 'pkce'] });
+      // Edited: the new settings apply at once as well.
+      await clients.save({ ...base, id: 'acme-sso', flows: ['pkce'], redirectPort: 8765 }, 'user');
+      assert.deepEqual(fixture.connections.providers().find((p) => p.id === 'acme-sso')?.flows, ['pkce']);
+      assert.equal(fixture.providers.getOAuth('acme-sso').redirectPort, 8765);
+      // A host starting on the same database puts it back in its registry.
+      fixture.providers.remove('acme-sso');
+      clientsOf(fixture).load();
+      assert.equal(fixture.providers.getOAuth('acme-sso').clientId, 'omni-desktop');
+      assert.deepEqual(
+        fixture.entries('credential.client').map((e) => e.payload.action),
+        ['add', 'edit'],
+      );
+    });
+
+    it('keeps the client secret in the keychain only, and reads it when a token request needs it', async (t) => {
+      const fixture = await vaultFixture();
+      t.after(() => fixture.close());
+      const clients = clientsOf(fixture);
+      const secret = `client-secret-${randomBytes(18).toString('base64url')}`;
+      const saved = await clients.save({ ...base, clientSecret: secret }, 'user');
+      t.after(() => fixture.vault.deleteClientSecret('acme-sso'));
+      assert.equal(saved.hasClientSecret, true);
+      assert.equal(JSON.stringify(saved).includes(secret), false, 'the answer holds the secret');
+      assert.ok((await (await openKeychain()).get(clientSecretAccount('acme-sso')))?.expose() === secret, 'the keychain holds the secret');
+      assert.ok((await fixture.providers.getOAuth('acme-sso').readClientSecret?.())?.expose() === secret, 'the provider reads it from the keychain');
+      fixture.ledger.flush();
+      for (const file of [fixture.dbFile, `${fixture.dbFile}-wal`]) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(file);
+        } catch {
+          continue;
+        }
+        assert.equal(bytes.includes(Buffer.from(secret)), false, `${file} holds the client secret`);
+      }
+      // Removing the client takes the secret out of the keychain and the provider out of the registry.
+      assert.equal(await clients.remove('acme-sso', 'user'), true);
+      assert.equal(await (await openKeychain()).get(clientSecretAccount('acme-sso')), null);
+      assert.equal(fixture.connections.providers().some((p) => p.id === 'acme-sso'), false);
+    });
+
+    it('refuses bad input with the field and how to fix it', async (t) => {
+      const fixture = await vaultFixture();
+      t.after(() => fixture.close());
+      const clients = clientsOf(fixture);
+      await refused(clients, { issuer: 'sso dot acme' }, 'issuer', /the issuer "sso dot acme" is not a URL; give one like https:\/\/sso\.example\.com/);
+      await refused(clients, { issuer: 'http://sso.acme.test' }, 'issuer', /must use https:\/\/ \(plain http only on this machine: 127\.0\.0\.1 or localhost\)/);
+      await refused(clients, { endpoints: { authorization: null, token: 'https://sso.acme.test/token', deviceAuthorization: 'https://sso.acme.test/device', revocation: null } }, 'endpoints.authorization', /browser sign-in needs the authorization endpoint/);
+      await refused(clients, { apiDomains: ['https://api.acme.test/v1'] }, 'apiDomains', /give host names only, like api\.example\.com/);
+      await refused(clients, { apiDomains: [] }, 'apiDomains', /name at least one API host/);
+      await refused(clients, { apiBaseUrl: 'https://elsewhere.test' }, 'apiBaseUrl', /not one of the API domains/);
+      await refused(clients, { name: 'github' }, 'name', /there is already a provider called "GitHub"; choose another name/);
+      // Plain http is fine toward this machine.
+      const local = await clients.save({ ...base, name: 'Local IdP', issuer: 'http://localhost:9999', apiDomains: ['127.0.0.1'], apiBaseUrl: null }, 'user');
+      assert.equal(local.issuer, 'http://localhost:9999');
+      await refused(clients, { name: 'LOCAL idp' }, 'name', /there is already a provider called "Local IdP"/);
+    });
+  });
+}
