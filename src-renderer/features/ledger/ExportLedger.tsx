@@ -37,6 +37,7 @@ export function ExportLedger() {
   const [fields, setFields] = useState('');
   const subscription = useRef<Subscription | null>(null);
   const firstField = useRef<HTMLSelectElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
 
   useEffect(() => () => subscription.current?.dispose(), []);
   // Opened from elsewhere (the command palette): the form, unless an export is already under way.
@@ -75,15 +76,31 @@ export function ExportLedger() {
 
   const copy = (text: string): void => void navigator.clipboard?.writeText(text).catch(() => {});
 
-  if (state.kind === 'closed') {
-    return (
-      <button type="button" className="secondary" disabled={!client} onClick={() => setState({ kind: 'form' })} data-testid="ledger-export">
+  /** Closes the popover and gives the keyboard back to the button that opened it. */
+  const close = (): void => {
+    setState({ kind: 'closed' });
+    opener.current?.focus();
+  };
+
+  const open = state.kind !== 'closed';
+  return (
+    // The popover hangs below its button, right-aligned with it: the button stays visible and toggles it.
+    <div className="ledger-export-anchor">
+      <button
+        ref={opener}
+        type="button"
+        className="secondary"
+        disabled={!client}
+        aria-expanded={open}
+        aria-controls={open ? 'ledger-export-panel' : undefined}
+        onClick={() => (open ? state.kind !== 'running' && close() : setState({ kind: 'form' }))}
+        data-testid="ledger-export"
+      >
         Export…
       </button>
-    );
-  }
-  return (
+      {open && (
     <div
+      id="ledger-export-panel"
       className="ledger-export"
       role="dialog"
       aria-label="Export the ledger"
@@ -92,7 +109,7 @@ export function ExportLedger() {
         if (event.key === 'Escape') {
           event.stopPropagation();
           if (state.kind === 'running') cancel();
-          else setState({ kind: 'closed' });
+          else close();
         }
       }}
     >
@@ -123,10 +140,13 @@ export function ExportLedger() {
             <input type="text" placeholder="e.g. terminal.*, exec.spawn" value={types} disabled={redactAll} onChange={(e) => setTypes(e.target.value)} data-testid="ledger-export-types" />
           </label>
           <label>
-            Withhold payloads with fields
-            <input type="text" placeholder="e.g. env, argv" value={fields} disabled={redactAll} onChange={(e) => setFields(e.target.value)} data-testid="ledger-export-fields" />
+            Withhold fields
+            <input type="text" placeholder="e.g. env.TOKEN, argv" value={fields} disabled={redactAll} onChange={(e) => setFields(e.target.value)} data-testid="ledger-export-fields" />
           </label>
-          <small>Withheld payloads keep their commitments: the file still verifies, without showing them.</small>
+          <small>
+            Withheld payloads keep their commitments: the file still verifies, without showing them. A withheld field hides just that field; the rest of its
+            payload is shown, though the commitment cannot prove it.
+          </small>
           {state.kind === 'failed' && (
             <p className="verdict-bad" role="alert">
               Export failed: {state.message}
@@ -136,7 +156,7 @@ export function ExportLedger() {
             <button type="submit" data-testid="ledger-export-start">
               Export
             </button>
-            <button type="button" className="secondary" onClick={() => setState({ kind: 'closed' })}>
+            <button type="button" className="secondary" onClick={close}>
               Close
             </button>
           </div>
@@ -164,11 +184,13 @@ export function ExportLedger() {
             <button type="button" className="secondary" onClick={() => copy(`omni ledger verify --file '${state.result.file}'`)}>
               Copy verify command
             </button>
-            <button type="button" className="secondary" onClick={() => setState({ kind: 'closed' })}>
+            <button type="button" className="secondary" onClick={close}>
               Close
             </button>
           </div>
         </div>
+      )}
+    </div>
       )}
     </div>
   );

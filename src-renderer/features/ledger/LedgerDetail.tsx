@@ -2,11 +2,14 @@ import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { LedgerEntry, LedgerEntryDetail } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
-import { formatTime } from './LedgerRow';
+import { ledgerSentence, type WorkspaceOf } from './ledgerSentence';
+import { formatTime, timeAgo } from './ledgerTime';
+import { useNow } from '../../ui/useNow';
 
 interface Props {
   entry: LedgerEntry;
   sessionLabel: string | null;
+  workspaceOf: WorkspaceOf;
   onClose(): void;
 }
 
@@ -24,7 +27,8 @@ function Hash({ value }: { value: string }) {
  * Everything about one entry: when, what, who, in which session, its whole payload as indented JSON, and where it
  * sits in the hash chain (its hash, the previous entry's, and its payload commitment), fetched from the host.
  */
-export function LedgerDetail({ entry, sessionLabel, onClose }: Props) {
+export function LedgerDetail({ entry, sessionLabel, workspaceOf, onClose }: Props) {
+  const now = useNow(true, 30_000);
   const client = useConnection((s) => s.client);
   const [hashes, setHashes] = useState<Hashes>({ kind: 'loading' });
 
@@ -60,10 +64,13 @@ export function LedgerDetail({ entry, sessionLabel, onClose }: Props) {
           Close
         </button>
       </header>
+      <p className="ledger-detail-sentence" data-testid="ledger-detail-sentence">
+        {ledgerSentence(entry, workspaceOf)}
+      </p>
       <dl>
         <dt>Time</dt>
-        <dd>
-          <time dateTime={time.toISOString()}>{formatTime(entry.ts)}</time> <span className="muted">({time.toISOString()})</span>
+        <dd data-testid="ledger-detail-time">
+          <time dateTime={time.toISOString()}>{formatTime(entry.ts)}</time> <span className="muted">({timeAgo(entry.ts, now)}; {time.toISOString()})</span>
         </dd>
         <dt>Actor</dt>
         <dd data-testid="ledger-detail-actor">{entry.actor}</dd>

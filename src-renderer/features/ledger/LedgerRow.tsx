@@ -1,5 +1,7 @@
 import { memo } from 'react';
 import type { LedgerEntry } from '../../../src-preload/contract';
+import { ledgerSentence, type WorkspaceOf } from './ledgerSentence';
+import { fullTime, timeAgo } from './ledgerTime';
 import { payloadSummary } from './payloadSummary';
 
 export const LEDGER_ROW_HEIGHT = 28;
@@ -13,22 +15,17 @@ interface Props {
   entry: LedgerEntry | undefined;
   sessionLabel: string;
   selected: boolean;
+  /** The clock "2 min ago" counts from (ticks while the view shows). */
+  now: number;
+  workspaceOf: WorkspaceOf;
   onSelect(index: number, open: boolean): void;
-}
-
-const two = (n: number): string => String(n).padStart(2, '0');
-
-/** Local date and time to the second, compact and sortable: 2026-11-23 10:58:03. */
-export function formatTime(ts: number): string {
-  const d = new Date(ts);
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }
 
 /**
  * One row of the ledger grid. A click selects it and opens its details; so does its seq button (Enter or Space),
  * which is out of the Tab order: the grid itself takes focus and moves the selection with the arrow keys.
  */
-export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLabel, selected, onSelect }: Props) {
+export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLabel, selected, now, workspaceOf, onSelect }: Props) {
   const style = { top, height: LEDGER_ROW_HEIGHT };
   if (!entry) {
     return (
@@ -66,7 +63,9 @@ export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLab
         </button>
       </span>
       <span role="gridcell">
-        <time dateTime={new Date(entry.ts).toISOString()}>{formatTime(entry.ts)}</time>
+        <time dateTime={new Date(entry.ts).toISOString()} title={fullTime(entry.ts)} data-testid="ledger-time">
+          {timeAgo(entry.ts, now)}
+        </time>
       </span>
       <span role="gridcell" className="ledger-type">
         {entry.type}
@@ -77,8 +76,8 @@ export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLab
       <span role="gridcell" className="ledger-session" title={entry.sessionId ?? undefined}>
         {sessionLabel}
       </span>
-      <span role="gridcell" className="ledger-summary">
-        {payloadSummary(entry.payload)}
+      <span role="gridcell" className="ledger-summary" title={payloadSummary(entry.payload)} data-testid="ledger-sentence">
+        {ledgerSentence(entry, workspaceOf)}
       </span>
     </div>
   );

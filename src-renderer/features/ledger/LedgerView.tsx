@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { useView } from '../../ui/viewStore';
 import { VirtualRows, type VirtualRowsHandle } from '../../ui/VirtualRows';
 import { useSessions } from '../../ui/sessionsStore';
+import { useNow } from '../../ui/useNow';
 import { LedgerDetail } from './LedgerDetail';
 import { LEDGER_SEARCH_ID, LedgerFilters, LedgerSearch } from './LedgerFilters';
 import { LEDGER_ROW_HEIGHT, LedgerRow, ledgerRowId } from './LedgerRow';
@@ -11,7 +12,7 @@ import { useLedger } from './ledgerStore';
 import { useLedgerFacets } from './useLedgerFacets';
 import { useLedgerList } from './useLedgerList';
 import { ExportLedger } from './ExportLedger';
-import { VerifyLedger } from './VerifyLedger';
+import { VerifyBanner, VerifyLedger } from './VerifyLedger';
 
 const isEditable = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -38,6 +39,10 @@ export function LedgerView() {
 
   const sessionNames = useMemo(() => new Map(sessions.map((s) => [s.id, s.name])), [sessions]);
   const sessionLabel = useCallback((id: string | null) => (id ? (sessionNames.get(id) ?? id) : '—'), [sessionNames]);
+  const workspaces = useMemo(() => new Map(sessions.map((s) => [s.id, s.workspace])), [sessions]);
+  const workspaceOf = useCallback((id: string | null) => (id ? (workspaces.get(id) ?? null) : null), [workspaces]);
+  // "2 min ago" stays true while the view shows; a hidden ledger does not tick.
+  const now = useNow(shown, 15_000);
   const count = total?.value ?? 0;
 
   const onRangeChange = useCallback(
@@ -137,7 +142,17 @@ export function LedgerView() {
   const renderRow = (index: number, top: number) => {
     const entry = list.entryAt(index);
     return (
-      <LedgerRow key={index} index={index} top={top} entry={entry} sessionLabel={entry ? sessionLabel(entry.sessionId) : ''} selected={index === selected} onSelect={select} />
+      <LedgerRow
+        key={index}
+        index={index}
+        top={top}
+        entry={entry}
+        sessionLabel={entry ? sessionLabel(entry.sessionId) : ''}
+        selected={index === selected}
+        now={now}
+        workspaceOf={workspaceOf}
+        onSelect={select}
+      />
     );
   };
 
@@ -152,6 +167,7 @@ export function LedgerView() {
         </div>
         <LedgerFilters />
       </header>
+      <VerifyBanner />
       <LedgerStatus
         atTop={atTop}
         onShowNew={() => {
@@ -178,7 +194,7 @@ export function LedgerView() {
           rowHeight={LEDGER_ROW_HEIGHT}
           header={
             <div role="row" aria-rowindex={1} className="ledger-row ledger-header">
-              {['Seq', 'Time', 'Type', 'Actor', 'Session', 'Payload'].map((name) => (
+              {['Seq', 'Time', 'Type', 'Actor', 'Session', 'What happened'].map((name) => (
                 <span key={name} role="columnheader">
                   {name}
                 </span>
@@ -191,7 +207,7 @@ export function LedgerView() {
           onKeyDown={onGridKeyDown}
         />
         {total?.exact && total.value === 0 && <p className="muted empty ledger-empty">No ledger entries match.</p>}
-        {detail && <LedgerDetail entry={detail} sessionLabel={detail.sessionId ? sessionLabel(detail.sessionId) : null} onClose={closeDetail} />}
+        {detail && <LedgerDetail entry={detail} sessionLabel={detail.sessionId ? sessionLabel(detail.sessionId) : null} workspaceOf={workspaceOf} onClose={closeDetail} />}
       </div>
     </section>
   );
