@@ -70,7 +70,8 @@ export function ConnectOAuth({ providers, disabled, now, configFile }: Props) {
       </select>
       {provider && !provider.configured && (
         <p className="muted" data-testid="provider-not-configured">
-          {provider.name} needs the OAuth client id this app is registered under: add it to {configFile} (see docs/credentials.md) and restart.
+          {provider.name} needs the OAuth client id this app is registered under: add it to {configFile} (see docs/credentials.md) and restart. A
+          provider you sign in to by its issuer can be set up below, under OAuth clients, with no restart.
         </p>
       )}
       <label htmlFor={`${id}-scopes`}>Scopes</label>

@@ -3,12 +3,15 @@ import type { ConnectionInfo, DisconnectResult } from '../../../src-preload/cont
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { relativeTime } from './relativeTime';
+import { RotateKey } from './RotateKey';
+import { TestConnection } from './TestConnection';
+import { useKeyHint } from './useKeyHint';
 
 interface Props {
   connection: ConnectionInfo;
   providerName: string;
   now: number;
-  /** The outcome of Disconnect, shown by the view: the row itself leaves the list once disconnected. */
+  /** The outcome of Disconnect or Rotate, shown by the view: the row itself leaves the list once disconnected. */
   onDisconnected(text: string): void;
 }
 
@@ -32,6 +35,7 @@ export function ConnectionRow({ connection, providerName, now, onDisconnected }:
   const [busy, setBusy] = useState<'refresh' | 'disconnect' | null>(null);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const live = connection.status === 'connected';
+  const hint = useKeyHint(connection.id, connection.kind === 'api_key', connection.updatedAt);
 
   function run(action: 'refresh' | 'disconnect'): void {
     if (!client) return;
@@ -64,6 +68,12 @@ export function ConnectionRow({ connection, providerName, now, onDisconnected }:
             <dd>{connection.baseUrl}</dd>
           </>
         )}
+        {connection.kind === 'api_key' && (
+          <>
+            <dt>Key</dt>
+            <dd data-testid="connection-key-hint">{hint ?? 'hidden (shorter than 12 characters, or not in the keychain)'}</dd>
+          </>
+        )}
         <dt>Expiry</dt>
         <dd data-testid="connection-expiry" title={connection.expiresAt ? new Date(connection.expiresAt).toLocaleString() : undefined}>
           {expiryText(connection, now)}
@@ -79,18 +89,21 @@ export function ConnectionRow({ connection, providerName, now, onDisconnected }:
               ))}
         </dd>
       </dl>
-      {live && (
-        <div className="connection-actions">
-          {connection.kind === 'oauth' && (
-            <button type="button" className="secondary" disabled={busy !== null} onClick={() => run('refresh')}>
-              {busy === 'refresh' ? 'Refreshing…' : 'Refresh'}
-            </button>
-          )}
+      {/* Test stays for every listed connection: a Test that finds the grant revoked keeps its answer on screen. */}
+      <div className="connection-actions">
+        <TestConnection connectionId={connection.id} label={connection.label} />
+        {connection.kind === 'api_key' && connection.status !== 'revoked' && <RotateKey connectionId={connection.id} label={connection.label} onRotated={onDisconnected} />}
+        {live && connection.kind === 'oauth' && (
+          <button type="button" className="secondary" disabled={busy !== null} onClick={() => run('refresh')}>
+            {busy === 'refresh' ? 'Refreshing…' : 'Refresh'}
+          </button>
+        )}
+        {live && (
           <button type="button" className="secondary" data-testid="connection-disconnect" disabled={busy !== null} onClick={() => run('disconnect')}>
             {busy === 'disconnect' ? 'Disconnecting…' : 'Disconnect'}
           </button>
-        </div>
-      )}
+        )}
+      </div>
       {message && (
         <p role={message.error ? 'alert' : 'status'} className={message.error ? 'item-error' : 'connection-message'} data-testid="connection-message">
           {message.text}

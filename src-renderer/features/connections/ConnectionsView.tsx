@@ -4,6 +4,7 @@ import { useConnection } from '../../bridge/connectionStore';
 import { AddApiKeyForm } from './AddApiKeyForm';
 import { ConnectionRow } from './ConnectionRow';
 import { ConnectOAuth } from './ConnectOAuth';
+import { OAuthClientsPanel } from './OAuthClientsPanel';
 import { useCredentials } from './useCredentials';
 import { useNow } from '../../ui/useNow';
 
@@ -13,7 +14,7 @@ import { useNow } from '../../ui/useNow';
  * one: an API key, or an OAuth account through a device code or the browser.
  */
 export function ConnectionsView() {
-  const { status, providers, connections, error } = useCredentials();
+  const { status, providers, connections, error, reload } = useCredentials();
   const home = useConnection((s) => s.hostInfo?.home);
   const now = useNow();
   const [notice, setNotice] = useState<string | null>(null);
@@ -63,6 +64,7 @@ export function ConnectionsView() {
         <AddApiKeyForm providers={providers} disabled={status === null || unavailable} />
         <ConnectOAuth providers={providers} disabled={status === null || unavailable} now={now} configFile={home ? `${home}/oauth-providers.json` : '<app home>/oauth-providers.json'} />
       </div>
+      <OAuthClientsPanel disabled={status === null || unavailable} onChanged={reload} />
     </section>
   );
 }
