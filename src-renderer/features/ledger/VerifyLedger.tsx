@@ -1,12 +1,7 @@
-import { create } from 'zustand';
 import type { LedgerVerdict } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
-import { errorMessage } from '../../ui/errorMessage';
-
-type State = { kind: 'idle' } | { kind: 'running' } | { kind: 'done'; verdict: LedgerVerdict } | { kind: 'failed'; message: string };
-
-/** The last verification, shared by the toolbar's button and the banner across the view. */
-const useVerify = create<{ state: State }>(() => ({ state: { kind: 'idle' } }));
+// The last verification, shared by the toolbar's button, the banner across the view and the command palette.
+import { useLedgerVerify as useVerify, verifyLedger, type VerifyState as State } from './verifyStore';
 
 /** The CLI's verdict sentence, with the head hash shortened (the full hash is in the tooltip). */
 function describe(verdict: LedgerVerdict): string {
@@ -39,18 +34,8 @@ export function VerifyLedger() {
   const client = useConnection((s) => s.client);
   const running = useVerify((s) => s.state.kind === 'running');
 
-  const verify = async (): Promise<void> => {
-    if (!client) return;
-    useVerify.setState({ state: { kind: 'running' } });
-    try {
-      useVerify.setState({ state: { kind: 'done', verdict: await client.call('ledger.verify', {}) } });
-    } catch (error) {
-      useVerify.setState({ state: { kind: 'failed', message: errorMessage(error) } });
-    }
-  };
-
   return (
-    <button type="button" className="secondary" disabled={!client || running} aria-busy={running || undefined} onClick={() => void verify()} data-testid="ledger-verify">
+    <button type="button" className="secondary" disabled={!client || running} aria-busy={running || undefined} onClick={() => client && void verifyLedger(client)} data-testid="ledger-verify">
       {running ? 'Verifying…' : 'Verify'}
     </button>
   );
