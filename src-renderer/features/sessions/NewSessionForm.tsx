@@ -1,8 +1,13 @@
+import './sessions.css';
 import { useEffect, useState, type FormEvent } from 'react';
-import { RpcError } from '../../../src-preload/contract';
+import { createPortal } from 'react-dom';
+import { RpcError, type CreatedFolder } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useSessions } from '../../ui/sessionsStore';
+import { FolderPickerDialog } from './FolderPickerDialog';
+import { MissingFolderOffer } from './MissingFolderOffer';
+import { RecentWorkspaces } from './RecentWorkspaces';
 
 interface FieldErrors {
   workspace?: string;
@@ -45,11 +50,18 @@ export function NewSessionForm() {
   // On by default in a repository; the user's "off" sticks while they edit the folder.
   const [useWorktree, setUseWorktree] = useState(true);
   const [base, setBase] = useState('');
+  // The folder typed, when the host said it does not exist: the form offers to create it.
+  const [missing, setMissing] = useState<string | null>(null);
+  const [created, setCreated] = useState<CreatedFolder | null>(null);
+  const [picking, setPicking] = useState(false);
+  // Bumped after a folder is created, so the host is asked about it again.
+  const [recheck, setRecheck] = useState(0);
 
   // Asks the host whether the folder is in a git repository (and its branches) once the user stops typing.
   useEffect(() => {
     const folder = workspace.trim();
     setGit(null);
+    setMissing(null);
     if (!client || !folder.startsWith('/')) return;
     let live = true;
     const timer = setTimeout(() => {
@@ -60,10 +72,12 @@ export function NewSessionForm() {
           setBase(info.current ?? info.branches[0] ?? '');
           setChecked(folder);
         },
-        () => {
+        (error: unknown) => {
           if (!live) return;
-          // A folder the host cannot look at: session.create will say why, under the field.
+          // A folder the host cannot look at: session.create will say why, under the field. One that does not
+          // exist can be created from here.
           setGit(null);
+          setMissing(error instanceof RpcError && error.code === 'NOT_FOUND' ? folder : null);
           setChecked(folder);
         },
       );
@@ -72,9 +86,25 @@ export function NewSessionForm() {
       live = false;
       clearTimeout(timer);
     };
-  }, [client, workspace]);
+  }, [client, workspace, recheck]);
 
   const checking = client !== null && workspace.trim().startsWith('/') && checked !== workspace.trim();
+
+  /** A folder typed, or chosen in the picker or the recent list: into the field, ready to check and create. */
+  function fillWorkspace(folder: string): void {
+    setWorkspace(folder);
+    setCreated(null);
+    setErrors({});
+  }
+
+  function folderCreated(made: CreatedFolder): void {
+    setCreated(made);
+    setMissing(null);
+    setErrors({});
+    setWorkspace(made.path);
+    setChecked(null);
+    setRecheck((n) => n + 1);
+  }
   const worktreeOffered = git !== null && git.inRepo && git.branches.length > 0;
   const worktree = worktreeOffered && useWorktree && base !== '' ? { base } : undefined;
 
@@ -99,8 +129,8 @@ export function NewSessionForm() {
 
   return (
     <form className="new-session" aria-label="New session" onSubmit={(e) => void submit(e)} noValidate>
-      <label>
-        Workspace folder
+      <label htmlFor={NEW_SESSION_FOLDER_ID}>Workspace folder</label>
+      <div className="new-session-folder">
         <input
           name="workspace"
           id={NEW_SESSION_FOLDER_ID}
@@ -112,14 +142,37 @@ export function NewSessionForm() {
           autoComplete="off"
           aria-invalid={errors.workspace ? true : undefined}
           aria-describedby={errors.workspace ? 'new-session-workspace-error' : undefined}
-          onChange={(e) => setWorkspace(e.target.value)}
+          onChange={(e) => fillWorkspace(e.target.value)}
         />
-        {errors.workspace && (
-          <small id="new-session-workspace-error" role="alert" data-testid="new-session-error">
-            {errors.workspace}
-          </small>
+        <button type="button" className="secondary" data-testid="new-session-browse" disabled={!client} onClick={() => setPicking(true)}>
+          Browse…
+        </button>
+      </div>
+      {errors.workspace && (
+        <small id="new-session-workspace-error" role="alert" data-testid="new-session-error">
+          {errors.workspace}
+        </small>
+      )}
+      {missing !== null && missing === workspace.trim() && <MissingFolderOffer folder={missing} onCreated={folderCreated} />}
+      {created && (
+        <small role="status" className="folder-created" data-testid="folder-created">
+          {created.created.length === 0 ? `${created.path} already exists.` : `Created ${created.created.join(', ')}.`}
+        </small>
+      )}
+      {workspace.trim() === '' && <RecentWorkspaces onPick={fillWorkspace} />}
+      {picking &&
+        // Outside the form: Enter in the picker must never submit the new session.
+        createPortal(
+          <FolderPickerDialog
+            start={workspace.trim().startsWith('/') ? workspace.trim() : undefined}
+            onPick={(folder) => {
+              setPicking(false);
+              fillWorkspace(folder);
+            }}
+            onClose={() => setPicking(false)}
+          />,
+          document.body,
         )}
-      </label>
       <label>
         Name <span className="muted">(optional)</span>
         <input

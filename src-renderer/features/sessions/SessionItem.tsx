@@ -1,8 +1,10 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { Session } from '../../../src-preload/contract';
+import type { Session, SessionRunning } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
 import { useSessions } from '../../ui/sessionsStore';
+import { CloseSessionDialog } from './CloseSessionDialog';
+import { runningTotal } from './runningWords';
 import { SessionWaitingBadge } from './SessionWaitingBadge';
 
 /** One session in the sidebar: select it, rename it in place, close or reopen it. */
@@ -12,6 +14,9 @@ export function SessionItem({ session }: { session: Session }) {
   const [renaming, setRenaming] = useState(false);
   const [draft, setDraft] = useState(session.name);
   const [error, setError] = useState<string | null>(null);
+  // What runs in the session, while the user is asked whether to stop it by closing.
+  const [asking, setAsking] = useState<SessionRunning | null>(null);
+  const [closing, setClosing] = useState(false);
 
   const run = async (action: () => Promise<Session>): Promise<boolean> => {
     setError(null);
@@ -29,6 +34,36 @@ export function SessionItem({ session }: { session: Session }) {
     if (!client) return;
     if (await run(() => client.call('session.rename', { id: session.id, name: draft }))) setRenaming(false);
   }
+
+  /** Closes at once when nothing runs in the session; otherwise asks first, naming what would stop. */
+  async function requestClose(): Promise<void> {
+    if (!client || closing) return;
+    setError(null);
+    setClosing(true);
+    try {
+      const running = await client.call('session.running', { id: session.id });
+      if (runningTotal(running) > 0) {
+        setAsking(running);
+        return;
+      }
+      await run(() => client.call('session.close', { id: session.id }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setClosing(false);
+    }
+  }
+
+  async function confirmClose(): Promise<void> {
+    if (!client) return;
+    setClosing(true);
+    await run(() => client.call('session.close', { id: session.id }));
+    setClosing(false);
+    setAsking(null);
+  }
+
+  // Focus goes back to the close button as the dialog goes (useModalDialog).
+  const cancelClose = (): void => setAsking(null);
 
   function cancelOnEscape(event: KeyboardEvent): void {
     if (event.key !== 'Escape') return;
@@ -97,7 +132,8 @@ export function SessionItem({ session }: { session: Session }) {
             aria-label={`Close session ${session.name}`}
             title="Close session"
             disabled={!client}
-            onClick={() => client && void run(() => client.call('session.close', { id: session.id }))}
+            aria-busy={(closing && !asking) || undefined}
+            onClick={() => void requestClose()}
           >
             ✕
           </button>
@@ -108,6 +144,7 @@ export function SessionItem({ session }: { session: Session }) {
           {error}
         </small>
       )}
+      {asking && <CloseSessionDialog sessionName={session.name} running={asking} busy={closing} onConfirm={() => void confirmClose()} onCancel={cancelClose} />}
     </li>
   );
 }
