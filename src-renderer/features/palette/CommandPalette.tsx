@@ -6,7 +6,7 @@ import { errorMessage } from '../../ui/errorMessage';
 import { useSessions } from '../../ui/sessionsStore';
 import { HighlightedText } from './HighlightedText';
 import type { PaletteAction, PaletteContext } from './paletteAction';
-import { firstRunnable, paletteItems, parseQuery, type PaletteItem } from './paletteItems';
+import { paletteItems, parseQuery, type PaletteItem } from './paletteItems';
 import { usePalette } from './paletteStore';
 import { switchToSession } from './switchToSession';
 
@@ -20,17 +20,27 @@ function restoreFocus(element: HTMLElement | null): void {
   if (element?.isConnected && element.getClientRects().length > 0) element.focus();
 }
 
-/** While the palette is up, the app behind it is inert: no focus, no clicks, hidden from assistive technology. */
-function useAppInert(): void {
+/**
+ * While the palette is up, the app behind it is inert: no focus, no clicks, hidden from assistive technology. Returns
+ * the release, which closing calls at once: focus can only go back into the app once it is no longer inert, and the
+ * effect's cleanup would come a render too late for that.
+ */
+function useAppInert(): () => void {
+  const release = useRef<() => void>(() => undefined);
   useEffect(() => {
     const app = document.getElementById('root');
     if (!app) return;
     const before = app.inert;
     app.inert = true;
-    return () => {
+    let released = false;
+    release.current = () => {
+      if (released) return;
+      released = true;
       app.inert = before;
     };
+    return () => release.current();
   }, []);
+  return () => release.current();
 }
 
 /**
@@ -59,7 +69,7 @@ export function CommandPalette({ actions }: { actions: readonly PaletteAction[] 
 }
 
 function PaletteDialog({ actions }: { actions: readonly PaletteAction[] }) {
-  useAppInert();
+  const releaseApp = useAppInert();
   const query = usePalette((s) => s.query);
   const client = useConnection((s) => s.client);
   const userHome = useConnection((s) => s.hostInfo?.userHome);
@@ -72,15 +82,17 @@ function PaletteDialog({ actions }: { actions: readonly PaletteAction[] }) {
     () => paletteItems({ query, actions, sessions, selectedId, includeClosed: showClosed, userHome, context }),
     [query, actions, sessions, selectedId, showClosed, userHome, context],
   );
-  const [active, setActive] = useState(() => firstRunnable(items));
+  // The highlight starts on the best match even when that cannot run: Enter then does nothing and its reason shows,
+  // rather than running a weaker match the user did not mean.
+  const [active, setActive] = useState(0);
   const [activeFor, setActiveFor] = useState(query);
   const input = useRef<HTMLInputElement>(null);
   const commandsOnly = parseQuery(query).commandsOnly;
 
-  // A new query starts again at the best runnable match (set while rendering, so no frame shows the old highlight).
+  // A new query starts again at the best match (set while rendering, so no frame shows the old highlight).
   if (activeFor !== query) {
     setActiveFor(query);
-    setActive(firstRunnable(items));
+    setActive(0);
   }
   // The list can shrink under the highlight (a session closed elsewhere).
   const current = Math.min(active, items.length - 1);
@@ -93,6 +105,7 @@ function PaletteDialog({ actions }: { actions: readonly PaletteAction[] }) {
   function close(): void {
     const { returnFocus } = usePalette.getState();
     usePalette.getState().close();
+    releaseApp();
     restoreFocus(returnFocus);
   }
 

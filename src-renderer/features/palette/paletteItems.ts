@@ -124,9 +124,3 @@ export function paletteItems(input: PaletteInput): PaletteItem[] {
 function kindRank(item: PaletteItem): number {
   return item.kind === 'session' ? 0 : item.availability.enabled ? 1 : 2;
 }
-
-/** Where the highlight starts: the first item that can be run (a session, or a command that is enabled), else the first. */
-export function firstRunnable(items: readonly PaletteItem[]): number {
-  const index = items.findIndex((item) => item.kind === 'session' || item.availability.enabled);
-  return index === -1 ? 0 : index;
-}

@@ -1,6 +1,16 @@
 import { create } from 'zustand';
 import type { PaletteOpening } from './paletteKeys';
 
+/**
+ * The element that has the keyboard, looking into shadow roots: a terminal's input lives in its screen's shadow root,
+ * where document.activeElement only names the root's host.
+ */
+function deepActiveElement(): HTMLElement | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active instanceof HTMLElement && active !== document.body ? active : null;
+}
+
 export interface PaletteState {
   open: boolean;
   query: string;
@@ -25,8 +35,7 @@ export const usePalette = create<PaletteState>((set, get) => ({
       set({ query: opening });
       return;
     }
-    const active = document.activeElement;
-    set({ open: true, query: opening, failure: null, returnFocus: active instanceof HTMLElement && active !== document.body ? active : null });
+    set({ open: true, query: opening, failure: null, returnFocus: deepActiveElement() });
   },
   setQuery: (query) => set({ query }),
   close: () => set({ open: false, query: '', returnFocus: null }),

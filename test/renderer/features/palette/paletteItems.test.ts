@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { Session } from '../../../../src-preload/contract';
 import type { OmniClient } from '../../../../src-renderer/bridge/connectionStore';
 import type { PaletteAction, PaletteContext } from '../../../../src-renderer/features/palette/paletteAction';
-import { displayFolder, firstRunnable, paletteItems, parseQuery, type PaletteItem } from '../../../../src-renderer/features/palette/paletteItems';
+import { displayFolder, paletteItems, parseQuery, type PaletteItem } from '../../../../src-renderer/features/palette/paletteItems';
 import { paletteOpeningFor } from '../../../../src-renderer/features/palette/paletteKeys';
 
 const client = {} as OmniClient;
@@ -81,15 +81,4 @@ test('a command is found by a keyword, without highlighting letters of its title
   const items = list('shell');
   assert.equal(items[0].kind === 'command' && items[0].action.id, 'terminal.new');
   assert.deepEqual(items[0].positions, []);
-});
-
-test('the highlight starts on the first item that can run', () => {
-  const noHost: PaletteContext = { client: null, session: null };
-  const items = paletteItems({ query: '>ledger', actions, sessions: [], selectedId: null, includeClosed: false, context: noHost });
-  // "Verify the ledger" needs the host; "Open the ledger" does not.
-  assert.deepEqual(labels(items), ['command:view.ledger', 'command:ledger.verify']);
-  assert.equal(firstRunnable(paletteItems({ query: '>verify', actions, sessions: [], selectedId: null, includeClosed: false, context: noHost })), 0, 'nothing runnable: the first');
-  assert.equal(firstRunnable(paletteItems({ query: '>', actions, sessions: [], selectedId: null, includeClosed: false, context: noHost })), 0);
-  const mixed = paletteItems({ query: '>e', actions: [action('a', 'Verify the ledger', ['host']), action('b', 'Open the ledger')], sessions: [], selectedId: null, includeClosed: false, context: noHost });
-  assert.equal(firstRunnable(mixed), mixed.findIndex((item) => item.kind === 'command' && item.action.id === 'b'));
 });
