@@ -101,7 +101,8 @@ export function FolderPickerDialog({ start, onPick, onClose }: { start: string |
             ⌂ Home
           </button>
           <code className="folder-picker-path" data-testid="folder-picker-path" aria-live="polite" title={listing?.path}>
-            {listing?.path ?? '…'}
+            {/* Isolated left to right inside a right-to-left box: a long path is cut at its start, its slashes stay put. */}
+            <bdi dir="ltr">{listing?.path ?? '…'}</bdi>
           </code>
         </div>
         {error && (
