@@ -36,6 +36,7 @@ export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLab
       </div>
     );
   }
+  const sentence = ledgerSentence(entry, workspaceOf);
   return (
     <div
       role="row"
@@ -67,6 +68,9 @@ export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLab
           {timeAgo(entry.ts, now)}
         </time>
       </span>
+      <span role="gridcell" className="ledger-sentence" title={`${sentence}\n${payloadSummary(entry.payload)}`} data-testid="ledger-sentence">
+        {sentence}
+      </span>
       <span role="gridcell" className="ledger-type">
         {entry.type}
       </span>
@@ -76,9 +80,7 @@ export const LedgerRow = memo(function LedgerRow({ index, top, entry, sessionLab
       <span role="gridcell" className="ledger-session" title={entry.sessionId ?? undefined}>
         {sessionLabel}
       </span>
-      <span role="gridcell" className="ledger-summary" title={payloadSummary(entry.payload)} data-testid="ledger-sentence">
-        {ledgerSentence(entry, workspaceOf)}
-      </span>
+
     </div>
   );
 });

@@ -194,7 +194,7 @@ export function LedgerView() {
           rowHeight={LEDGER_ROW_HEIGHT}
           header={
             <div role="row" aria-rowindex={1} className="ledger-row ledger-header">
-              {['Seq', 'Time', 'Type', 'Actor', 'Session', 'What happened'].map((name) => (
+              {['Seq', 'Time', 'What happened', 'Type', 'Actor', 'Session'].map((name) => (
                 <span key={name} role="columnheader">
                   {name}
                 </span>
