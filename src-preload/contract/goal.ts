@@ -83,6 +83,16 @@ export const ContextSaved = z.object({
 });
 export type ContextSaved = z.infer<typeof ContextSaved>;
 
+/** context.md's plan as Run would read it: the planner Run would use, and for the user's own plan its tasks or what is wrong. */
+export const PlanCheck = z.object({
+  planner: z.enum(['deterministic', 'llm']),
+  /** Tasks in the "## Plan" section (0 for the LLM planner, which plans when Run starts). */
+  tasks: z.number().int(),
+  /** What Run would refuse, in the words it would use, and the 1-based line of context.md when there is one. */
+  problem: z.object({ message: z.string(), line: z.number().int().nullable() }).nullable(),
+});
+export type PlanCheck = z.infer<typeof PlanCheck>;
+
 export const CheckpointReason = z.enum(['decision_required', 'human_action']);
 
 /** A checkpoint an agent raised, as the dialog shows it. */
@@ -141,6 +151,11 @@ export const goalContract = {
       expectedSha256: z.string().regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 goal.context returned').nullable().optional(),
     }),
     ContextSaved,
+  ),
+  /** Checks context.md's text (saved or not) with the same validation Run applies; nothing is written or run. */
+  'goal.checkPlan': call(
+    z.object({ text: z.string().max(MAX_CONTEXT_CHARS, `context.md is at most ${MAX_CONTEXT_CHARS.toLocaleString('en')} characters`) }),
+    PlanCheck,
   ),
   /** `.meta/session.json`, or why it cannot be read. */
   'goal.sessionState': call(BySession, SessionStateRead),

@@ -51,6 +51,7 @@ export function createGoalHandlers(services: GoalHandlerServices, actor: string)
       const change = contextRecorder.noteContextChange(session.workspace, sessionId);
       return { sha256: change.newSha256!, bytes: Buffer.byteLength(text), ledgerSeq: change.seq };
     },
+    'goal.checkPlan': ({ text }) => goalRuns.checkPlan(text),
     'goal.sessionState': ({ sessionId }) => readSessionStateFile(sessions.get(sessionId).workspace),
 
     'goal.view': ({ sessionId }) => {

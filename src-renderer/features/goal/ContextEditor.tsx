@@ -2,6 +2,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { RpcError } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
+import { hasPlanHeading, withExamplePlan } from './examplePlan';
+import { useGoal } from './goalStore';
+import { PlanCheckStatus } from './PlanCheckStatus';
+import { usePlanCheck } from './usePlanCheck';
 
 type SaveState =
   | { kind: 'loading' }
@@ -39,6 +43,9 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
   const [reloadCount, setReloadCount] = useState(0);
   // Which load (session, Reload count) the editor holds: a reconnection must not throw away unsaved edits.
   const loadedKey = useRef<string | null>(null);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  const loaded = state.kind !== 'loading' && state.kind !== 'load_failed';
+  const planCheck = usePlanCheck(text, loaded && !disabled);
 
   useEffect(() => {
     const key = `${sessionId}:${reloadCount}`;
@@ -69,6 +76,8 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
       const saved = await client.call('goal.saveContext', { sessionId, text, expectedSha256: loadedSha });
       setLoadedSha(saved.sha256);
       setState({ kind: 'saved', ledgerSeq: saved.ledgerSeq });
+      // What Run said about the old text (a plan error) no longer holds.
+      useGoal.getState().noteContextSaved(sessionId);
     } catch (error) {
       setState({ kind: 'failed', message: errorMessage(error), conflict: error instanceof RpcError && error.code === 'CONFLICT' });
     }
@@ -79,6 +88,33 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
       event.preventDefault();
       void save();
     }
+  }
+
+  /** Puts the text cursor on a 1-based line of the editor and scrolls it into view. */
+  function showLine(line: number): void {
+    const area = textArea.current;
+    if (!area) return;
+    const lines = text.split('\n');
+    const start = lines.slice(0, line - 1).reduce((sum, l) => sum + l.length + 1, 0);
+    area.focus();
+    area.setSelectionRange(start, start + (lines[line - 1]?.length ?? 0));
+    const lineHeight = parseFloat(getComputedStyle(area).lineHeight) || 18;
+    area.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  }
+
+  function insertExample(): void {
+    const next = withExamplePlan(text);
+    if (next.start < 0) return;
+    setText(next.text);
+    if (state.kind !== 'saving') setState({ kind: 'dirty' });
+    // After React has put the new text in: the cursor at the plan's heading, so typing goes on from there.
+    requestAnimationFrame(() => {
+      const area = textArea.current;
+      if (!area) return;
+      area.focus();
+      area.setSelectionRange(next.start, next.start);
+      area.scrollTop = area.scrollHeight;
+    });
   }
 
   const busy = state.kind === 'loading' || state.kind === 'saving';
@@ -97,6 +133,7 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
         </span>
       </div>
       <textarea
+        ref={textArea}
         className="goal-context-text"
         data-testid="goal-context-text"
         aria-label="context.md"
@@ -110,6 +147,7 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
           if (state.kind !== 'saving') setState({ kind: 'dirty' });
         }}
       />
+      <PlanCheckStatus state={planCheck} onShowLine={showLine} />
       {(state.kind === 'failed' || state.kind === 'load_failed') && (
         <p className="item-error" role="alert" data-testid="goal-context-error">
           {state.kind === 'failed' ? 'Not saved: ' : 'context.md cannot be read: '}
@@ -119,6 +157,16 @@ export function ContextEditor({ sessionId, disabled }: { sessionId: string; disa
       <div className="goal-buttons">
         <button type="button" data-testid="goal-context-save" disabled={!client || disabled || busy || state.kind === 'load_failed'} title="Save (Ctrl+S)" onClick={() => void save()}>
           Save
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          data-testid="goal-insert-example"
+          disabled={disabled || !loaded || hasPlanHeading(text)}
+          title={hasPlanHeading(text) ? 'context.md has a "## Plan" section already' : 'Add a "## Plan" section with three example tasks, to edit into your own'}
+          onClick={insertExample}
+        >
+          Insert an example plan
         </button>
         <button
           type="button"

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DirtyTreeAnswer, GoalRunView } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
@@ -17,6 +17,11 @@ export function GoalControls({ sessionId, view, viewError, disabled }: { session
   // The host's question before a run that would commit the user's uncommitted work; answered, the action is retried.
   const [dirty, setDirty] = useState<{ action: 'goal.start' | 'goal.resume'; files: string[] } | null>(null);
   const allowed = controlsFor(view?.phase ?? null);
+  // Run refused the plan, the user fixed and saved context.md: the refusal no longer describes what is there.
+  const contextSaves = useGoal((s) => s.contextSaves[sessionId] ?? 0);
+  useEffect(() => {
+    if (contextSaves > 0) setError(null);
+  }, [contextSaves]);
   const unavailable = !client || disabled || viewError !== null || busy !== null;
 
   async function act(action: Action, dirtyTree?: DirtyTreeAnswer): Promise<void> {

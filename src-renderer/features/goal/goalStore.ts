@@ -20,6 +20,9 @@ export interface GoalState {
   panelOpen: Record<string, boolean | undefined>;
   /** A Goal panel whose summary should take focus once it is shown (Ctrl+Shift+G). */
   focusRequest: string | null;
+  /** Bumped each time the user saves a session's context.md: errors Run gave about the old text are stale then. */
+  contextSaves: Record<string, number | undefined>;
+  noteContextSaved(sessionId: string): void;
   setView(sessionId: string, view: GoalRunView): void;
   setViewError(sessionId: string, error: string | null): void;
   setStateRead(sessionId: string, read: SessionStateRead): void;
@@ -44,6 +47,8 @@ export const useGoal = create<GoalState>((set) => ({
   dialogSetAside: {},
   panelOpen: {},
   focusRequest: null,
+  contextSaves: {},
+  noteContextSaved: (sessionId) => set((s) => ({ contextSaves: { ...s.contextSaves, [sessionId]: (s.contextSaves[sessionId] ?? 0) + 1 } })),
   setView: (sessionId, view) => set((s) => ({ views: { ...s.views, [sessionId]: view }, viewError: { ...s.viewError, [sessionId]: null } })),
   setViewError: (sessionId, error) => set((s) => ({ viewError: { ...s.viewError, [sessionId]: error } })),
   setStateRead: (sessionId, read) =>

@@ -33,6 +33,13 @@ export interface TaskCommitView {
   truncated: boolean;
 }
 
+/** context.md's plan as Run would read it (contract goal.ts PlanCheck). */
+export interface PlanCheck {
+  planner: 'deterministic' | 'llm';
+  tasks: number;
+  problem: { message: string; line: number | null } | null;
+}
+
 /** The answer to "the workspace has uncommitted changes" (contract goal.ts DirtyTreeAnswer). */
 export type DirtyTreeChoice = 'commit' | 'stash' | 'worktree';
 
@@ -51,5 +58,7 @@ export interface GoalRunService {
   /** Revert a task's commits with `git revert` (never rewriting history), mark it pending again, ledger it. */
   rollback(sessionId: string, taskId: string, actor: string): Promise<RollbackResult>;
   view(sessionId: string): GoalRunView;
+  /** Checks context.md's text as Run would plan it, without running anything (the editor checks as the user types). */
+  checkPlan(text: string): PlanCheck;
   onDidChange(listener: (view: GoalRunView) => void): { dispose(): void };
 }

@@ -15,7 +15,7 @@ import { CONTEXT_SOURCE, hasContextPlan, parseContextPlan } from './contextPlan'
 import { checkDirtyTree } from './dirtyTree';
 import { GoalRunLoop } from './goalRunLoop';
 import { readRecord } from './goalRunRecord';
-import type { GoalRunService, GoalRunView, RollbackResult, TaskCommitView } from './goalRunTypes';
+import type { GoalRunService, GoalRunView, PlanCheck, RollbackResult, TaskCommitView } from './goalRunTypes';
 import { prepareResume } from './haltedRunResume';
 import { resolveConfig, type OrchestratorConfig } from './orchestratorConfig';
 import { PlanError } from './plannedTask';
@@ -111,6 +111,22 @@ export class Orchestrator implements GoalRunService, Disposable {
     const context = this.meta(sessionId).readContext();
     if (!context) throw new PlanError(CONTEXT_SOURCE, 'does not exist; write the goal there (and, to plan it yourself, a "## Plan" section; see docs/orchestrator.md), then run again');
     if (choosePlanner(this.config.planner, context.text, this.config.agents.planner).kind === 'deterministic') parseContextPlan(context.text);
+  }
+
+  /**
+   * The same check as Run's (checkPlanSource), on text not yet saved: which planner Run would use and, for the
+   * deterministic one, the number of tasks or the PlanError's words and line. An LLM plan cannot be checked before
+   * the planner answers, so it has no problem here.
+   */
+  checkPlan(text: string): PlanCheck {
+    const planner = choosePlanner(this.config.planner, text, this.config.agents.planner).kind;
+    if (planner !== 'deterministic') return { planner: 'llm', tasks: 0, problem: null };
+    try {
+      return { planner, tasks: parseContextPlan(text).length, problem: null };
+    } catch (error) {
+      if (!(error instanceof PlanError)) throw error;
+      return { planner, tasks: 0, problem: { message: error.message, line: error.line ?? null } };
+    }
   }
 
   /**
