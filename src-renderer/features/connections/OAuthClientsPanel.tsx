@@ -15,6 +15,14 @@ export function OAuthClientsPanel({ disabled, onChanged }: { disabled: boolean; 
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const id = useId();
   const addButton = useRef<HTMLButtonElement>(null);
+  /** Set when the form closes or a client is removed: the Add button gets the focus once it is on screen. */
+  const [returnFocus, setReturnFocus] = useState(false);
+  useEffect(() => {
+    if (returnFocus && editing === null) {
+      addButton.current?.focus();
+      setReturnFocus(false);
+    }
+  }, [returnFocus, editing]);
 
   const load = useCallback(() => {
     client
@@ -26,7 +34,7 @@ export function OAuthClientsPanel({ disabled, onChanged }: { disabled: boolean; 
 
   function closeForm(): void {
     setEditing(null);
-    requestAnimationFrame(() => addButton.current?.focus());
+    setReturnFocus(true);
   }
 
   function remove(target: OAuthClientInfo): void {
@@ -36,7 +44,7 @@ export function OAuthClientsPanel({ disabled, onChanged }: { disabled: boolean; 
         setMessage({ text: `Removed ${target.name}.`, error: false });
         load();
         onChanged();
-        requestAnimationFrame(() => addButton.current?.focus());
+        setReturnFocus(true);
       })
       .catch((e: unknown) => setMessage({ text: errorMessage(e), error: true }));
   }

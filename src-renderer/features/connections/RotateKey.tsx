@@ -18,11 +18,17 @@ export function RotateKey({ connectionId, label, onRotated }: { connectionId: st
   const input = useRef<HTMLInputElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
+  /** Set when the form closes, so the button it came from gets the focus back once it is on screen again. */
+  const [returnFocus, setReturnFocus] = useState(false);
 
   useEffect(() => {
     if (open && !confirming) input.current?.focus();
     if (confirming) confirm.current?.focus();
-  }, [open, confirming]);
+    if (!open && returnFocus) {
+      opener.current?.focus();
+      setReturnFocus(false);
+    }
+  }, [open, confirming, returnFocus]);
 
   function close(): void {
     setOpen(false);
@@ -30,7 +36,7 @@ export function RotateKey({ connectionId, label, onRotated }: { connectionId: st
     setApiKey('');
     setError(null);
     // Back where the user started, so the keyboard does not lose its place.
-    requestAnimationFrame(() => opener.current?.focus());
+    setReturnFocus(true);
   }
 
   function next(event: FormEvent): void {

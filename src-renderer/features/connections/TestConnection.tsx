@@ -7,7 +7,8 @@ const OUTCOME_WORDS: Record<ConnectionCheck['outcome'], string> = { ok: 'Works',
 
 /**
  * Test: asks the host to check the credential without showing it (an OAuth token refresh, or the provider's read-only
- * test request for a key), with progress while it runs and the outcome, its reason and its time after.
+ * test request for a key), with progress while it runs and the outcome, its reason and its time after. The button
+ * stays enabled (aria-disabled while running): a disabled button would drop the keyboard focus.
  */
 export function TestConnection({ connectionId, label }: { connectionId: string; label: string }) {
   const client = useConnection((s) => s.client);
@@ -15,7 +16,7 @@ export function TestConnection({ connectionId, label }: { connectionId: string; 
   const [result, setResult] = useState<ConnectionCheck | { outcome: 'failed'; message: string; checkedAt: number } | null>(null);
 
   function test(): void {
-    if (!client) return;
+    if (!client || running) return;
     setRunning(true);
     client
       .call('credentials.test', { connectionId })
@@ -26,7 +27,7 @@ export function TestConnection({ connectionId, label }: { connectionId: string; 
 
   return (
     <>
-      <button type="button" className="secondary" data-testid="connection-test" aria-busy={running} disabled={running} aria-label={`Test ${label}`} onClick={test}>
+      <button type="button" className="secondary" data-testid="connection-test" aria-busy={running} aria-disabled={running} aria-label={`Test ${label}`} onClick={test}>
         {running ? 'Testing…' : 'Test'}
       </button>
       {(running || result) && (
