@@ -115,12 +115,12 @@ test.describe('attention', () => {
     });
   });
 
-  test('the host gone: a banner across the page, controls off; both back once it is', async ({ omni }) => {
+  test('the host gone: a banner across the page, controls off, a pending question kept on screen; all back once it is', async ({ omni }) => {
     // A host restart plus the reconnect's backoff takes several seconds, and tens of them on a busy machine.
     test.setTimeout(90_000);
     const { page } = omni;
     await expectConnected(page);
-    await createSession(page, omni.newWorkspace('offline'), 'Offline');
+    const { card } = await scaffolderAsking(omni, 'Offline');
     await openTerminal(page);
     const banner = page.getByTestId('host-down-banner');
     await expect(banner).toHaveCount(0);
@@ -129,6 +129,9 @@ test.describe('attention', () => {
     await expect(banner).toHaveText(/Host disconnected — reconnecting…/);
     // Live state is frozen, not cleared: the terminal's card is still shown while the host is away.
     await expect(visibleSessionView(page).getByTestId('terminal-card')).toHaveCount(1);
+    // So is a question the agent asked: still on screen, its answers off until the host is back.
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId('consent-deny')).toBeDisabled();
     await expect(page.getByTestId('tab-agents')).toBeDisabled();
     await expect(visibleSessionView(page).getByTestId('new-terminal')).toBeDisabled();
     await expect(page.getByRole('button', { name: 'New session' })).toBeDisabled();
@@ -140,6 +143,8 @@ test.describe('attention', () => {
     await expect(page.getByTestId('tab-agents')).toBeEnabled();
     // Resynced: the shell that died with the host leaves, and a new one starts.
     await expect(visibleSessionView(page).getByTestId('terminal-card')).toHaveCount(0);
+    // The agent that asked died with the host: its question leaves with it.
+    await expect(card).toHaveCount(0);
     await openTerminal(page);
   });
 });
