@@ -82,6 +82,7 @@ test.describe('managing connections', () => {
     await expect(page.getByTestId('oauth-client-error')).toContainText('issuer: the issuer must use https:// (plain http only on this machine: 127.0.0.1 or localhost)');
     await expect(form.getByLabel('Issuer URL')).toBeFocused();
     await expect(form.getByLabel('Issuer URL')).toHaveAttribute('aria-invalid', 'true');
+    await form.screenshot({ path: test.info().outputPath('oauth-client-form-dark-1000x700.png') });
     await retype(page, oidc.issuer);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('oauth-clients-message')).toHaveText('Saved Test IdP: connect it under "Connect an account".');
