@@ -1,4 +1,3 @@
-import './sessions.css';
 import { useRef } from 'react';
 import type { SessionRunning } from '../../../src-preload/contract';
 import { runningSentence } from './runningWords';

@@ -1,4 +1,3 @@
-import './sessions.css';
 import { useEffect, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { RpcError, type CreatedFolder } from '../../../src-preload/contract';

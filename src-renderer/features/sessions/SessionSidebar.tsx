@@ -1,3 +1,6 @@
+// The feature's stylesheet is imported here, not by the form or the dialogs: the palette imports the form for its
+// field id, and that code must not pull a stylesheet into the test project.
+import './sessions.css';
 import { useMemo } from 'react';
 import { groupByWorkspace } from './groupByWorkspace';
 import { NewSessionForm } from './NewSessionForm';
