@@ -150,6 +150,8 @@ test('a permission request becomes a consent card; allow writes through fs/write
   assert.equal(writes.length, 1);
   assert.equal(writes[0].path, 'hello.txt');
   assert.ok(entries(host, conversation.id).some((e) => e.type === 'update' && (e.data as { sessionUpdate: string; content?: { type: string }[] }).sessionUpdate === 'tool_call_update' && (e.data as { content: { type: string }[] }).content[0].type === 'diff'));
+  // The turn is over, so is its "Allow once": nothing is left in the grants panel for it.
+  assert.deepEqual((await host.services.handlers['consent.grants']({ sessionId: host.sessionId }, CONNECTION)).filter((g) => g.agentId === 'acp:fake-perm'), []);
 
   // Allow for 10 minutes: a grant, so the next request is answered allow_always without a card.
   host.answer = () => ({ kind: 'allow_for', minutes: 10 });

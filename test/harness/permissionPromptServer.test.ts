@@ -114,6 +114,23 @@ test('allow: the card shows the mapped capability, the answer allows the call wi
   assert.equal((await again).behavior, 'deny');
 });
 
+test('an "Allow once" the session spent is listed as in flight while it runs, and leaves the grants list when it ends', async (t) => {
+  const r = await rig(t);
+  const client = await r.connect();
+  const answer = callTool(client, 'Write', { file_path: join(r.workspace, 'a.txt'), content: 'a' });
+  const [card] = await waitFor(() => (r.cards().length ? r.cards() : undefined), 'a consent card');
+  r.channel.answer(card.id, { kind: 'allow_once' });
+  assert.equal((await answer).behavior, 'allow');
+  assert.deepEqual(r.consent.engine.list(SESSION).map((g) => [g.capability, g.status]), [['files.write', 'used']]);
+  // A timed grant of the same session is not the run's to end.
+  const timed = callTool(client, 'Write', { file_path: join(r.workspace, 'b.txt'), content: 'b' });
+  const [second] = await waitFor(() => (r.cards().length ? r.cards() : undefined), 'a second card');
+  r.channel.answer(second.id, { kind: 'allow_for', minutes: 5 });
+  assert.equal((await timed).behavior, 'allow');
+  await r.server.close();
+  assert.deepEqual(r.consent.engine.list(SESSION).map((g) => [g.capability, g.once, g.status]), [['files.write', false, 'live']]);
+});
+
 test('deny: the call is refused with a message for the model, and the ledger has the user\'s denial', async (t) => {
   const r = await rig(t);
   const client = await r.connect();

@@ -12,6 +12,8 @@ export interface Live {
   terminals: AcpTerminals;
   /** Permission requests waiting for the user: aborted (answered `cancelled`) by a cancel. */
   pending: Set<AbortController>;
+  /** The grants that allowed this turn's tool calls: its spent "Allow once" grants leave the list when it ends. */
+  usedGrants: Set<string>;
   turn: Promise<unknown> | null;
   /**
    * While session/load replays the history the event log already holds, it is not logged again: `load` until the

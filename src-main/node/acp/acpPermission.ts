@@ -22,6 +22,7 @@ const MAX_REASON = 1800;
  * allow_once, a timed grant → allow_always (the grant, scoped to the capability and the path or command, shows in
  * the grants panel and can be revoked there), a denial → reject_once. A request withdrawn (the turn was cancelled)
  * is answered `cancelled`. Every answer is ledgered (acp.permission), besides the engine's own consent entries.
+ * An allow names the grant that allowed it (`grantId`), so the turn can retire a spent "Allow once" when it ends.
  */
 export async function decideAcpPermission(
   engine: ConsentEngine,
@@ -30,7 +31,7 @@ export async function decideAcpPermission(
   request: RequestPermissionRequest,
   signal: AbortSignal,
   whenWatched?: WhenWatched,
-): Promise<{ response: RequestPermissionResponse; allowed: boolean; target?: string; capability: string }> {
+): Promise<{ response: RequestPermissionResponse; allowed: boolean; target?: string; capability: string; grantId?: string }> {
   const who = { agentId: context.agentId, sessionId: context.sessionId };
   const use = acpToolCapability(request.toolCall, context.workspace);
   const record = (answer: string, option: PermissionOption | null, reason: string) =>
@@ -67,7 +68,7 @@ export async function decideAcpPermission(
   const option = once ? pick(request.options, ['allow_once', 'allow_always']) : pick(request.options, ['allow_always', 'allow_once']);
   if (!option) return cancelled('allowed, but the agent offered no allow option');
   record('allow', option, once ? 'allowed once' : `allowed by grant ${outcome.grant?.id ?? ''}`.trim());
-  return { response: { outcome: { outcome: 'selected', optionId: option.optionId } }, allowed: true, target: use.target, capability: use.capability };
+  return { response: { outcome: { outcome: 'selected', optionId: option.optionId } }, allowed: true, target: use.target, capability: use.capability, grantId: used.grantId };
 }
 
 function pick(options: PermissionOption[], kinds: PermissionOption['kind'][]): PermissionOption | undefined {

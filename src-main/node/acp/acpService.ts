@@ -209,6 +209,8 @@ export class AcpService {
       throw error;
     } finally {
       live.turn = null;
+      this.options.consent.retireUsed(live.usedGrants);
+      live.usedGrants.clear();
       await recorded?.end();
     }
   }
@@ -328,6 +330,7 @@ export class AcpService {
       files: new AcpFileAccess(this.options.consent, this.options.ledger, context, this.options.whenWatched),
       terminals: new AcpTerminals(this.options.consent, this.options.exec, context, this.options.whenWatched),
       pending: new Set(),
+      usedGrants: new Set(),
       turn: null,
       replay: null,
     };
@@ -379,6 +382,7 @@ export class AcpService {
         live.pending.add(controller);
         try {
           const decided = await decideAcpPermission(this.options.consent, this.options.ledger, context, params, controller.signal, this.options.whenWatched);
+          if (decided.grantId) live.usedGrants.add(decided.grantId);
           if (decided.allowed && decided.capability === 'files.write' && decided.target !== undefined) live.files.approveWrite(decided.target);
           return decided.response;
         } finally {

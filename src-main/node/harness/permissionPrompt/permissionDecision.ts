@@ -27,8 +27,15 @@ const PROPOSED_GRANT_S = 10 * 60;
  * user gets a card; every way of not getting an answer (no card open, timeout, `signal` aborted because the CLI or
  * its request went away, shutdown) is a denial. An allow is then used (check), which spends an "Allow once".
  * The ledger gets what every consent gets: consent.request, then consent.grant or consent.deny.
+ * `onUsed` hears which grant allowed the use, so the session can retire a spent "Allow once" when it ends.
  */
-export async function decidePermission(engine: ConsentEngine, session: PermissionSession, request: PermissionRequest, signal: AbortSignal): Promise<PermissionResult> {
+export async function decidePermission(
+  engine: ConsentEngine,
+  session: PermissionSession,
+  request: PermissionRequest,
+  signal: AbortSignal,
+  onUsed?: (grantId: string) => void,
+): Promise<PermissionResult> {
   const who = { agentId: session.agentId, sessionId: session.sessionId };
   const mapped = claudeToolCapability(request.tool_name, request.input, session.workspace);
   if (!mapped.ok) {
@@ -42,6 +49,7 @@ export async function decidePermission(engine: ConsentEngine, session: Permissio
   if (signal.aborted) return deny('the request was withdrawn before it was answered');
   const used = engine.check(use);
   if (used.decision !== 'allow') return deny(used.reason);
+  if (used.grantId) onUsed?.(used.grantId);
   return { behavior: 'allow', updatedInput: request.input };
 }
 

@@ -35,6 +35,8 @@ const requestShape = {
 export class PermissionPromptServer {
   readonly tool = PERMISSION_PROMPT_TOOL;
   private readonly connections = new Set<Socket>();
+  /** The grants that allowed this session's tool calls: its spent "Allow once" grants leave the list at close(). */
+  private readonly usedGrants = new Set<string>();
   private closed = false;
 
   private constructor(
@@ -83,11 +85,15 @@ export class PermissionPromptServer {
     return { tool: this.tool, mcpConfig: this.mcpConfig };
   }
 
-  /** Stops listening and drops the connections: prompts still waiting are denied, the CLI's relay exits. */
+  /**
+   * Stops listening and drops the connections: prompts still waiting are denied, the CLI's relay exits. The run is
+   * over, so the "Allow once" grants it spent are no longer in flight.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const socket of this.connections) socket.destroy();
+    this.engine.retireUsed(this.usedGrants);
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     rmSync(this.dir, { recursive: true, force: true });
   }
@@ -105,7 +111,7 @@ export class PermissionPromptServer {
       async (request, extra) => {
         let result: PermissionResult;
         try {
-          result = await decidePermission(this.engine, this.session, request, extra.signal);
+          result = await decidePermission(this.engine, this.session, request, extra.signal, (grantId) => this.usedGrants.add(grantId));
         } catch (error) {
           result = { behavior: 'deny', message: `Denied by Omni Shell's consent: the request could not be decided (${(error as Error)?.message ?? String(error)})` };
         }
