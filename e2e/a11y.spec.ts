@@ -31,8 +31,8 @@ async function summaryAsking(session: Locator): Promise<{ run: Locator; consent:
 }
 
 test.describe('accessibility', () => {
-  // An axe pass over the page takes 1-2 s on an idle machine and 5-10 s at load averages near 20 (five test runs
-  // sharing 2 cores); each test makes up to six, and starting a WASM agent takes seconds more.
+  // An axe pass over the page took 3-11 s at load averages of 5-20 (several test runs sharing 2 cores); each test
+  // makes up to six, and starting a WASM agent takes seconds more.
   test.describe.configure({ timeout: 180_000 });
 
   test.beforeEach(async ({ omni }) => {
