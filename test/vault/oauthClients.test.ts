@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { SaveOAuthClientRequest } from '../../src-preload/contract';
 import { DomainError } from '../../src-main/node/base/domainError';
+import { ConnectionStore } from '../../src-main/node/vault/connectionStore';
 import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
@@ -108,6 +109,39 @@ if (needsPrivateKeyring) {
       const local = await clients.save({ ...base, name: 'Local IdP', issuer: 'http://localhost:9999', apiDomains: ['127.0.0.1'], apiBaseUrl: null }, 'user');
       assert.equal(local.issuer, 'http://localhost:9999');
       await refused(clients, { name: 'LOCAL idp' }, 'name', /there is already a provider called "Local IdP"/);
+    });
+
+    it('while a connection uses a client, where its tokens go cannot change and the client cannot be removed', async (t) => {
+      const fixture = await vaultFixture();
+      t.after(() => fixture.close());
+      const clients = clientsOf(fixture);
+      await clients.save(base, 'user');
+      const now = Date.now();
+      new ConnectionStore(fixture.db).insert({
+        id: 'conn_acmeinuse01',
+        provider: 'acme-sso',
+        kind: 'oauth',
+        label: 'Acme',
+        scopes: ['repo'],
+        baseUrl: null,
+        status: 'connected',
+        statusReason: null,
+        expiresAt: null,
+        createdAt: now,
+        updatedAt: now,
+        refreshedAt: null,
+      });
+      await assert.rejects(
+        clients.save({ ...base, id: 'acme-sso', issuer: 'https://elsewhere.acme.test' }, 'user'),
+        /1 connection uses Acme SSO: disconnect it before changing where its tokens go/,
+      );
+      await assert.rejects(clients.save({ ...base, id: 'acme-sso', apiDomains: ['api.acme.test', 'evil.test'] }, 'user'), /before changing where its tokens go/);
+      // What does not move the tokens can change: the scopes asked, the name, the sign-in ways.
+      const renamed = await clients.save({ ...base, id: 'acme-sso', name: 'Acme', scopes: ['offline_access', 'profile'], flows: ['device'] }, 'user');
+      assert.equal(renamed.connections, 1);
+      assert.equal(fixture.providers.getOAuth('acme-sso').name, 'Acme');
+      await assert.rejects(clients.remove('acme-sso', 'user'), /1 connection uses Acme; disconnect it first, then remove the client/);
+      assert.equal(fixture.providers.getOAuth('acme-sso').server.issuer, 'https://sso.acme.test');
     });
   });
 }
