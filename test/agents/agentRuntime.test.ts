@@ -81,7 +81,12 @@ test('scaffolder: denied, it writes nothing and shows the files as code to copy;
   const denying = answerPrompts(client, session.id, { kind: 'deny' }, denied);
   const refused = await run(client, session.id, 'scaffolder', 'scaffold demo-lib');
   denying.dispose();
-  assert.ok(denied.some((p) => p.capability === 'files.write'), 'the scaffolder did not ask to write');
+  const asked = denied.find((p) => p.capability === 'files.write');
+  assert.ok(asked, 'the scaffolder did not ask to write');
+  // The card shows what would be written, not only where.
+  assert.equal(asked.write?.path, asked.target);
+  assert.equal(asked.write?.before, null);
+  assert.match(asked.write?.after ?? '', /export function hello|"name": "demo-lib"/);
   assert.equal(existsSync(join(workspace.path, 'demo-lib')), false, 'files were written without consent');
   assert.match(textOf(refused, 'markdown'), /Not allowed to write files/);
   assert.match(textOf(refused, 'code'), /export function hello/);

@@ -9,7 +9,7 @@
 //   check: <command>     left to the verifier
 //
 // Any other line fails the task naming the line: a plan line it cannot do is never skipped silently.
-import { afterKeyword, askConsent, exitWithError, goalTaskOfTurn, JsonWriter, log, newChunkId, omni_alloc, output, quote, readInput, runCommand, writeFile } from 'omni-sdk';
+import { afterKeyword, askConsentToWrite, exitWithError, goalTaskOfTurn, JsonWriter, log, newChunkId, omni_alloc, output, quote, readInput, runCommand, writeFile } from 'omni-sdk';
 
 export { omni_alloc };
 
@@ -251,7 +251,7 @@ export function omni_invoke(ptr: usize, len: i32): void {
       const body = withAnswer(step.body, answer, answered);
       let written = writeFile(path, body);
       if (!written.ok && written.code == 'capability_denied') {
-        if (askConsent('files.write', 'task ' + task.id + ' writes ' + path, 600, path, path)) written = writeFile(path, body);
+        if (askConsentToWrite('task ' + task.id + ' writes ' + path, 600, path, body)) written = writeFile(path, body);
       }
       if (!written.ok) {
         exitWithError(lineProblem(task.id, step.line, step.text, 'could not write ' + path + ' (' + written.code + ': ' + written.message + ')') + '.');

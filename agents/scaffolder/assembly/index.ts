@@ -3,7 +3,7 @@
 // anything and answers `exists`, so files that exist are left alone without reading them first) and shown as a diff
 // card once written. Needs files.write for the new folder; without it (denied, or revoked half way) it shows the
 // remaining files as code for the user to copy, and writes nothing more.
-import { askConsent, createFile, newChunkId, omni_alloc, output, readInput } from 'omni-sdk';
+import { askConsentToWrite, createFile, newChunkId, omni_alloc, output, readInput } from 'omni-sdk';
 
 export { omni_alloc };
 
@@ -52,7 +52,7 @@ export function omni_invoke(ptr: usize, len: i32): void {
         // The diff goes up first, so the user sees what would be written while deciding.
         output('text/x-diff', diffOf(paths[i], texts[i]), newChunkId());
         shown = true;
-        if (askConsent('files.write', 'to create the ' + name + ' library folder in your workspace', 600, paths[i], name + '/**')) written = createFile(paths[i], texts[i]);
+        if (askConsentToWrite('to create the ' + name + ' library folder in your workspace', 600, paths[i], texts[i], name + '/**')) written = createFile(paths[i], texts[i]);
       }
       if (written.ok) {
         if (!shown) output('text/x-diff', diffOf(paths[i], texts[i]), newChunkId());

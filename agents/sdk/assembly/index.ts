@@ -78,6 +78,21 @@ export function askConsent(capability: string, reason: string, durationS: i32, t
   return HostResult.from(host.consent(request.toString())).value.get('granted').asBool();
 }
 
+/**
+ * askConsent for writing `text` to `path`: the host shows the user what would be written (a diff when the file
+ * exists) on the card, instead of the path alone. `scope` as for askConsent (defaults to the path itself).
+ */
+export function askConsentToWrite(reason: string, durationS: i32, path: string, text: string, scope: string = ''): bool {
+  const request = new JsonWriter()
+    .str('capability', 'files.write')
+    .str('reason', reason)
+    .int('duration_s', durationS)
+    .str('target', path)
+    .str('scope', scope.length > 0 ? scope : path)
+    .str('content_b64', encodeBase64(utf8(text)));
+  return HostResult.from(host.consent(request.toString())).value.get('granted').asBool();
+}
+
 export function artifact(id: string, kind: string, path: string, previewHint: string): HostResult {
   return HostResult.from(host.artifact(new JsonWriter().str('id', id).str('kind', kind).str('path', path).str('preview_hint', previewHint).toString()));
 }
