@@ -9,6 +9,9 @@ async function countOf(card: Locator): Promise<{ at: number; of: number } | null
 }
 
 test.describe('terminal find', () => {
+  // A host, a shell and some forty steps: under the load of parallel helpers that is more than 30 s.
+  test.describe.configure({ timeout: 60_000 });
+
   test('counts matches, steps through them both ways, matches case and regular expressions, and hands focus back', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);
