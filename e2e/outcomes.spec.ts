@@ -163,6 +163,24 @@ test.describe('outcomes', () => {
     await saveScreenshot(page, 'outcomes-chips-dark');
   });
 
+  test('partly denied: allowed once, then a later read refused; the chip says so, never "Completed", and lists the refused read', async ({ omni }) => {
+    test.setTimeout(90_000);
+    const { page } = omni;
+    await expectConnected(page);
+    const session = await sessionWithFiles(omni, 'Partly');
+    const { run, consent } = await summaryAsks(session, 'summarise, partly');
+    await consent.getByTestId('consent-allow-once').click();
+    // Its next read asks again (the "Allow once" is spent); this one the user refuses.
+    const again = session.getByTestId('consent-card');
+    await expect(again).toHaveCount(1, { timeout: 15_000 });
+    await again.getByTestId('consent-deny').click();
+    await expectChip(run, 'partly-denied', 'Partly denied');
+    const refused = run.getByTestId('run-denied-call');
+    await expect(refused.first()).toHaveAttribute('data-capability', 'files.read');
+    await expect(refused.first()).toContainText('the user denied it');
+    await saveScreenshot(page, 'outcomes-partly-denied');
+  });
+
   test('an agent card comes back whole after the host is killed; a run it was in the middle of says it was interrupted', async ({ omni }) => {
     test.setTimeout(90_000);
     const { page } = omni;
