@@ -26,7 +26,7 @@ async function screenshotBothThemes(page: Page, name: string): Promise<void> {
 
 test.describe('sessions and their workspace folders', () => {
   // A few seconds each on an idle machine; the room is for a shared, loaded one (a terminal's shell, two themes' shots).
-  test.describe.configure({ timeout: 60_000 });
+  test.describe.configure({ timeout: 90_000 });
 
   test('closing a session with a live terminal asks first: Cancel (or Escape) keeps it running, Close stops it', async ({ omni }) => {
     const { page } = omni;
@@ -63,7 +63,7 @@ test.describe('sessions and their workspace folders', () => {
     expect(alive(pid), 'Escape stops nothing').toBe(true);
 
     await closeButton.click();
-    await dialog.getByRole('button', { name: 'Close and stop them' }).click();
+    await dialog.getByRole('button', { name: 'Close and stop it' }).click();
     await expect(sessionItem(page, 'Busy')).toHaveCount(0);
     await expect.poll(() => alive(pid), { message: 'the terminal’s shell is stopped' }).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import type { SessionRunning } from '../../../src-preload/contract';
-import { runningSentence } from './runningWords';
+import { runningSentence, runningTotal } from './runningWords';
 import { useModalDialog } from './useModalDialog';
 
 /**
@@ -23,6 +23,7 @@ export function CloseSessionDialog({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
+  const them = runningTotal(running) === 1 ? 'it' : 'them';
   useModalDialog(dialog, () => cancel.current?.focus());
   return (
     <dialog
@@ -40,14 +41,14 @@ export function CloseSessionDialog({
       <article>
         <h2 id="close-session-title">Close “{sessionName}”?</h2>
         <p id="close-session-what" data-testid="close-session-what">
-          {runningSentence(running)} in this session. Closing it stops them: the session can be reopened later, these processes cannot.
+          {runningSentence(running)} in this session. Closing the session stops {them}: the session can be reopened later, {runningTotal(running) === 1 ? 'this process' : 'these processes'} cannot.
         </p>
         <footer>
           <button ref={cancel} type="button" className="secondary" disabled={busy} onClick={onCancel}>
             Cancel
           </button>
           <button type="button" data-testid="close-session-confirm" disabled={busy} aria-busy={busy || undefined} onClick={onConfirm}>
-            {busy ? 'Stopping…' : 'Close and stop them'}
+            {busy ? 'Stopping…' : `Close and stop ${them}`}
           </button>
         </footer>
       </article>

@@ -33,11 +33,11 @@ export function RecentWorkspaces({ onPick }: { onPick: (workspace: string) => vo
 
   if (recent.length === 0) return null;
   return (
-    <div className="recent-workspaces" role="group" aria-labelledby="recent-workspaces-title" data-testid="recent-workspaces">
+    <div className="recent-workspaces" data-testid="recent-workspaces">
       <small id="recent-workspaces-title" className="muted">
         Recent workspaces
       </small>
-      <ul>
+      <ul aria-labelledby="recent-workspaces-title">
         {recent.map((entry) => (
           <li key={entry.workspace}>
             <button
