@@ -100,6 +100,30 @@ describe('credentials over the bridge without a keychain', () => {
     }
   });
 
+  it('never quotes a new key or a client secret in the answers to rotateKey and saveOAuthClient', async () => {
+    const call = (client.call as (m: string, p: unknown) => Promise<unknown>).bind(client);
+    const bad: { name: string; method: string; params: Record<string, unknown> }[] = [
+      { name: 'a new key longer than any key', method: 'credentials.rotateKey', params: { connectionId: 'conn_doesnotexist', apiKey: KEY.repeat(300) } },
+      { name: 'an unknown field holding the new key', method: 'credentials.rotateKey', params: { connectionId: 'conn_doesnotexist', apiKey: KEY, [KEY]: KEY } },
+      { name: 'a key for an unknown connection', method: 'credentials.rotateKey', params: { connectionId: 'conn_doesnotexist', apiKey: KEY } },
+      {
+        name: 'a client secret longer than any',
+        method: 'credentials.saveOAuthClient',
+        params: { name: 'Acme', issuer: 'https://sso.acme.test', endpoints: null, clientId: 'omni', clientSecret: KEY.repeat(300), scopes: [], apiDomains: ['api.acme.test'], apiBaseUrl: null, redirectPort: null, flows: ['device'] },
+      },
+      {
+        name: 'an unknown field holding the client secret',
+        method: 'credentials.saveOAuthClient',
+        params: { name: 'Acme', issuer: 'https://sso.acme.test', endpoints: null, clientId: 'omni', [KEY]: KEY, scopes: [], apiDomains: ['api.acme.test'], apiBaseUrl: null, redirectPort: null, flows: ['device'] },
+      },
+    ];
+    for (const { name, method, params } of bad) {
+      const error = await refusal(call(method, params));
+      assert.ok(['INVALID_PARAMS', 'NOT_FOUND'].includes(error.code), `${name}: ${error.code}`);
+      assertNoKey(`the answer to ${name}`, JSON.stringify(error.toBody()));
+    }
+  });
+
   it('answers NOT_FOUND for an unknown connection and false for an unknown flow', async () => {
     const error = await refusal(client.call('credentials.disconnect', { connectionId: 'conn_doesnotexist' }));
     assert.equal(error.code, 'NOT_FOUND');
