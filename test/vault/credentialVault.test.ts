@@ -1,6 +1,6 @@
 // The vault over the REAL OS keychain (a private gnome-keyring when the tests run without a desktop session): values
-// stay Secrets, every value stored or read is registered for scrubbing and unregistered when deleted, and without
-// a keychain every operation throws VaultUnavailableError.
+// stay Secrets, every value stored or read is registered for scrubbing and stays registered after it is replaced or
+// deleted (until the host stops), and without a keychain every operation throws VaultUnavailableError.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { inspect } from 'node:util';
@@ -46,11 +46,13 @@ if (needsPrivateKeyring) {
 
       assert.equal(await vault.delete(id), true);
       assert.equal(await vault.read(id), null);
-      assert.equal(scrubber.scrubText(access), access, 'a deleted credential is no longer searched for');
+      assert.equal(scrubber.scrubText(access), '[REDACTED:registered]', 'a deleted credential is still taken out of what is written');
       assert.equal(await vault.delete(id), false);
+      vault.dispose();
+      assert.equal(scrubber.scrubText(access), access, 'a stopped vault leaves nothing registered');
     });
 
-    it('replacing a credential (rotation) unregisters the old values', async (t) => {
+    it('replacing a credential (rotation) keeps the old value scrubbed: a key rotated because it leaked stays out of what is written', async (t) => {
       const registry = new SecretRegistry();
       const scrubber = new SecretScrubber(registry);
       const vault = new CredentialVault(await openHostKeychain('os'), registry);
@@ -61,8 +63,9 @@ if (needsPrivateKeyring) {
       const second = shapeless();
       await vault.store(id, { kind: 'api_key', apiKey: new Secret(first) });
       await vault.store(id, { kind: 'api_key', apiKey: new Secret(second) });
-      assert.equal(scrubber.scrubText(first), first);
+      assert.equal(scrubber.scrubText(first), '[REDACTED:registered]');
       assert.equal(scrubber.scrubText(second), '[REDACTED:registered]');
+      assert.equal(await vault.read(id).then((c) => (c?.kind === 'api_key' ? c.apiKey.expose() : null)), second);
       assert.equal(credentialAccount(id), `connection/${id}`);
     });
 

@@ -33,8 +33,13 @@ interface StoredCredential {
 export class CredentialVault implements Disposable {
   private keychain: Keychain | null = null;
   #problem: string | null = 'the OS keychain is still opening';
-  /** The registrations of each connection's values, disposed when they are replaced or deleted. */
+  /** The registrations of each connection's current values. */
   private readonly registrations = new Map<string, DisposableStore>();
+  /**
+   * Values replaced (a rotated key, a refreshed token) or deleted stay registered until the host stops: a key the user
+   * rotated because it leaked is still taken out of anything written afterwards.
+   */
+  private readonly retired = new DisposableStore();
   /**
    * Settles once the keychain has answered (the host opens it asynchronously, openHostKeychain): operations wait
    * for it, so a connect in the first second of a run is not refused for a keychain that was merely slow.
@@ -80,7 +85,7 @@ export class CredentialVault implements Disposable {
       registrations.dispose();
       throw error;
     }
-    this.registrations.get(connectionId)?.dispose();
+    this.retire(connectionId);
     this.registrations.set(connectionId, registrations);
   }
 
@@ -114,8 +119,7 @@ export class CredentialVault implements Disposable {
   async delete(connectionId: string): Promise<boolean> {
     const keychain = await this.require();
     const removed = await this.guard(keychain.delete(credentialAccount(connectionId)));
-    this.registrations.get(connectionId)?.dispose();
-    this.registrations.delete(connectionId);
+    this.retire(connectionId);
     return removed;
   }
 
@@ -148,14 +152,14 @@ export class CredentialVault implements Disposable {
     const keychain = await this.require();
     const key = clientSecretAccount(providerId);
     const removed = await this.guard(keychain.delete(key));
-    this.registrations.get(key)?.dispose();
-    this.registrations.delete(key);
+    this.retire(key);
     return removed;
   }
 
   dispose(): void {
     for (const registrations of this.registrations.values()) registrations.dispose();
     this.registrations.clear();
+    this.retired.dispose();
   }
 
   private async require(): Promise<Keychain> {
@@ -174,8 +178,16 @@ export class CredentialVault implements Disposable {
     }
   }
 
+  /** The key's current values become retired ones: still scrubbed, no longer the key's. */
+  private retire(key: string): void {
+    const current = this.registrations.get(key);
+    if (!current) return;
+    this.registrations.delete(key);
+    this.retired.add(current);
+  }
+
   private replaceRegistrations(key: string, registration: Disposable): void {
-    this.registrations.get(key)?.dispose();
+    this.retire(key);
     const store = new DisposableStore();
     store.add(registration);
     this.registrations.set(key, store);
