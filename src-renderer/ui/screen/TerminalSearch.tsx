@@ -39,7 +39,9 @@ export function TerminalSearch({ controller, label, inputRef }: Props) {
   function find(direction: 'next' | 'previous' | 'typed', next: FindQuery = query): void {
     if (!controller) return;
     if (next.text === '' || findProblem(next)) {
+      // Nothing to find: no highlight or selection is left over from the last query.
       controller.search.clearDecorations();
+      controller.term.clearSelection();
       setResults(null);
       return;
     }
