@@ -29,7 +29,7 @@ test.describe('command palette', () => {
   // that the shared CI machine sees, page load plus a shell's first prompt alone took 20 s of the default 30.
   test.describe.configure({ timeout: 60_000 });
 
-  test('opens with Ctrl+K, Ctrl+Shift+P and F1 from inside a terminal, and Escape gives the shell its keyboard back', async ({ omni }) => {
+  test('opens with Ctrl+Shift+P and F1 from inside a terminal, where Ctrl+K stays the shell\'s; Ctrl+K opens it elsewhere; Escape gives the keyboard back', async ({ omni }) => {
     const { page } = omni;
     await page.setViewportSize({ width: 1000, height: 700 });
     await expectConnected(page);
@@ -38,7 +38,6 @@ test.describe('command palette', () => {
     await card.locator('.terminal-screen').click();
 
     const keys: [string, string][] = [
-      ['Control+k', ''],
       ['Control+Shift+P', '>'],
       ['F1', '>'],
     ];
@@ -53,8 +52,19 @@ test.describe('command palette', () => {
       await expect(palette(page)).toBeHidden();
       await typeInShell(page, card, `echo back-$((${index} + 40))`, `back-${index + 40}`);
     }
-    // Ctrl+K's hint says how to get commands only.
+    // In the shell, Ctrl+K is readline's kill-to-end-of-line: the palette stays shut and the line is cut.
+    await page.keyboard.type('echo kept; echo cut-off');
+    for (let i = 0; i < 'echo cut-off'.length; i++) await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Control+k');
+    await expect(palette(page)).toBeHidden();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => terminalText(card)).toMatch(/^kept$/m);
+    expect(await terminalText(card)).not.toMatch(/^cut-off$/m);
+    // Anywhere else Ctrl+K opens the switcher, and its hint says how to get commands only.
+    await visibleSessionView(page).getByTestId('session-title').click();
+    await page.keyboard.press('Control+k');
+    await expect(palette(page)).toBeVisible();
+    await expect(paletteInput(page)).toHaveValue('');
     await expect(palette(page).getByTestId('palette-hint')).toContainText('type > for commands only');
     await saveScreenshot(page, 'palette-1000x700-light');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -63,6 +73,8 @@ test.describe('command palette', () => {
     await page.keyboard.press('Tab');
     await expect(paletteInput(page)).toBeFocused();
     await page.keyboard.press('Escape');
+    await expect(palette(page)).toBeHidden();
+    await card.locator('.terminal-screen').click();
     await typeInShell(page, card, 'echo after-$((6 * 7))', 'after-42');
   });
 

@@ -10,13 +10,14 @@ const otherModalOpen = (): boolean => document.querySelector('[aria-modal="true"
 
 /**
  * App-wide keys, caught in the capture phase so they work even while a terminal has focus (a terminal cannot
- * tell Ctrl+Shift+T from Ctrl+T anyway, so the shell loses nothing). Ctrl+K is the exception that costs the shell
- * something (readline's kill-to-end-of-line): the palette is worth more there, as in VS Code's terminal.
+ * tell Ctrl+Shift+T from Ctrl+T anyway, so the shell loses nothing). Ctrl+K is the exception: in a terminal it is the
+ * shell's (readline's and nano's kill-line, Emacs's kill), so there the palette opens with Ctrl+Shift+P or F1.
  */
 export function useGlobalShortcuts(): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
       const opening = paletteOpeningFor(event);
+      if (opening === '' && inTerminal(event)) return;
       if (opening !== null) {
         if (otherModalOpen()) return;
         event.preventDefault();
@@ -54,4 +55,9 @@ export function useGlobalShortcuts(): void {
     window.addEventListener('keydown', onKeyDown, { capture: true });
     return () => window.removeEventListener('keydown', onKeyDown, { capture: true });
   }, []);
+}
+
+/** Whether the key was typed into a terminal screen (xterm's element, inside the screen's shadow root). */
+function inTerminal(event: KeyboardEvent): boolean {
+  return event.composedPath().some((node) => node instanceof Element && node.classList.contains('xterm'));
 }
