@@ -33,6 +33,8 @@ test.describe('session page layout', () => {
     await expect.poll(() => screenRows.nth(rows - 2).innerText()).toContain('status-line-marker.txt');
     expect(await inView(page, screenRows.nth(rows - 2))).toBe(true);
     expect(await inView(page, screenRows.nth(rows - 1))).toBe(true);
+    // Nothing makes the page scroll sideways (a hidden tooltip one line long once made it 2,600 px wide).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1000);
     await saveScreenshot(page, 'layout-vim-1000x700-light');
     await page.keyboard.type(':q!');
     await page.keyboard.press('Enter');

@@ -3,7 +3,7 @@
  * one list: the status bar shows the entries that have a `short` word, the tooltip and its accessible name all of them.
  */
 export const shortcuts: readonly { keys: string; what: string; short?: string }[] = [
-  { keys: 'Ctrl+K / Ctrl+Shift+P / F1', what: 'command palette: switch sessions (Ctrl+K, outside a terminal) or run any command (> lists commands only)' },
+  { keys: 'Ctrl+K / Ctrl+Shift+P / F1', what: 'command palette: switch sessions (Ctrl+K, outside a terminal) or run any command (> lists commands only)', short: 'palette' },
   { keys: 'Ctrl+Shift+T', what: 'new terminal in the current session', short: 'terminal' },
   { keys: 'Ctrl+Shift+L', what: 'switch between session and ledger', short: 'ledger' },
   { keys: 'Ctrl+Shift+G', what: 'open (or fold) the session\'s Goal panel' },
