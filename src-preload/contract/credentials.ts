@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { call, liveList, stream } from './define';
-import { ConnectionCheck, OAuthClientInfo, SaveOAuthClientRequest } from './oauthClients';
+import { BuiltInClientInfo, ConfigureBuiltInClientRequest, ConnectionCheck, OAuthClientInfo, SaveOAuthClientRequest } from './oauthClients';
 
 export * from './oauthClients';
 
@@ -157,6 +157,8 @@ export const credentialContract = {
   'credentials.saveOAuthClient': call(SaveOAuthClientRequest, OAuthClientInfo),
   /** Removes an OAuth client with no live connection; false when there was none. */
   'credentials.removeOAuthClient': call(z.object({ id: ProviderId }), z.object({ removed: z.boolean() })),
+  /** Sets the client id (and optional secret) of a built-in OAuth provider (GitHub, Google); it can be connected with at once. */
+  'credentials.configureBuiltInClient': call(ConfigureBuiltInClientRequest, BuiltInClientInfo),
   /** Progress of every connect flow started from now on. */
   'credentials.flowEvents': stream(z.object({}), FlowEvent),
   /**

@@ -43,6 +43,40 @@ export const SaveOAuthClientRequest = z.strictObject(
 );
 export type SaveOAuthClientRequest = z.input<typeof SaveOAuthClientRequest>;
 
+/**
+ * The client id of a built-in OAuth provider (GitHub, Google), set in the Connections view instead of
+ * oauth-providers.json: it applies at once. The secret, for providers that insist on one, goes to the OS keychain.
+ */
+export const ConfigureBuiltInClientRequest = z.strictObject(
+  {
+    provider: ProviderId,
+    clientId: z
+      .string()
+      .trim()
+      .min(1, 'the client id is empty; copy it from the app you registered with the provider')
+      .max(512, 'a client id is at most 512 characters')
+      // eslint-disable-next-line no-control-regex
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'a client id has no control characters (tabs, line breaks); copy only the id'),
+    /** A new client secret, once; absent: keep the stored one (or none). */
+    clientSecret: z.string().max(4096, 'a client secret is at most 4096 characters').optional(),
+    /** True: delete the stored client secret. */
+    removeClientSecret: z.boolean().optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'unknown fields: configureBuiltInClient takes provider, clientId, clientSecret and removeClientSecret' : undefined) },
+);
+export type ConfigureBuiltInClientRequest = z.input<typeof ConfigureBuiltInClientRequest>;
+
+export const BuiltInClientInfo = z.object({
+  provider: z.string(),
+  name: z.string(),
+  clientId: z.string(),
+  hasClientSecret: z.boolean(),
+  /** The redirect URI to register with the provider. */
+  redirectUri: z.string(),
+  updatedAt: z.number().int(),
+});
+export type BuiltInClientInfo = z.infer<typeof BuiltInClientInfo>;
+
 export const OAuthClientInfo = z.object({
   id: z.string(),
   name: z.string(),

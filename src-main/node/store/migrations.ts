@@ -14,6 +14,7 @@ import { v12ExecRunsInterrupted } from './migrations/v12ExecRunsInterrupted';
 import { v13ChangesSnapshotsAndTurns } from './migrations/v13ChangesSnapshotsAndTurns';
 import { v14SessionWorktrees } from './migrations/v14SessionWorktrees';
 import { v15OAuthClients } from './migrations/v15OAuthClients';
+import { v16BuiltInOAuthClients } from './migrations/v16BuiltInOAuthClients';
 
 export type { Migration } from './migration';
 
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   v13ChangesSnapshotsAndTurns,
   v14SessionWorktrees,
   v15OAuthClients,
+  v16BuiltInOAuthClients,
 ];

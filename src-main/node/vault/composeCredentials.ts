@@ -30,6 +30,7 @@ export function composeCredentials(deps: CredentialsDeps): AreaComposition<Crede
   const credentials = new CredentialServices({ db, ledger, keychain, secrets, consent, ...(providers ? { providers } : {}) });
   applyProviderConfig(deps.home, credentials.providers, (problem) => log.error(problem));
   // The clients set up in the app come after the file's: saved there, they are what the user last chose.
+  credentials.builtInClients.load();
   credentials.oauthClients.load();
   return { service: credentials, handlers: createCredentialHandlers(credentials, deps.actor), dispose: () => credentials.dispose() };
 }

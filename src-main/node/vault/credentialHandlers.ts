@@ -22,6 +22,7 @@ type CredentialHandlers = Pick<
   | 'credentials.oauthClients'
   | 'credentials.saveOAuthClient'
   | 'credentials.removeOAuthClient'
+  | 'credentials.configureBuiltInClient'
   | 'credentials.watch'
 >;
 
@@ -58,6 +59,7 @@ export function createCredentialHandlers(
     'credentials.oauthClients': () => services.oauthClients.list(),
     'credentials.saveOAuthClient': (request) => typed(() => services.oauthClients.save(request, actor)),
     'credentials.removeOAuthClient': async ({ id }) => ({ removed: await typed(() => services.oauthClients.remove(id, actor)) }),
+    'credentials.configureBuiltInClient': (request) => typed(() => services.builtInClients.save(request, actor)),
     'credentials.flowEvents': (_key, sink) => connections.onDidProgressFlow((event) => sink.push(event)),
     'credentials.watch': liveListHandler(credentialContract['credentials.watch'], {
       list: ({ includeDisconnected }) => connections.list({ includeDisconnected }).map(toInfo),

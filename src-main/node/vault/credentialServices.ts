@@ -3,6 +3,7 @@ import type { ConsentEngine } from '../consent/consentEngine';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
 import { Connections } from './connections';
+import { BuiltInClients } from './builtInClients';
 import { CredentialProxy } from './credentialProxy';
 import { CredentialVault } from './credentialVault';
 import { HandleInjector, type CredentialInjector } from './handleInjection';
@@ -39,6 +40,8 @@ export class CredentialServices implements Disposable {
   readonly injector: CredentialInjector;
   /** The OAuth clients set up in the Connections view (load() applies them to the provider registry). */
   readonly oauthClients: OAuthClients;
+  /** The client ids of GitHub and Google set in the Connections view (load() applies them). */
+  readonly builtInClients: BuiltInClients;
   private proxy: Promise<CredentialProxy> | undefined;
   private disposed = false;
 
@@ -47,6 +50,7 @@ export class CredentialServices implements Disposable {
     this.providers = o.providers ?? new ProviderRegistry();
     this.connections = this.owner.add(new Connections({ db: o.db, ledger: o.ledger, vault: this.vault, providers: this.providers, consent: o.consent, scrubber: new SecretScrubber(o.secrets) }));
     this.oauthClients = new OAuthClients({ db: o.db, vault: this.vault, providers: this.providers, connections: this.connections, ledger: o.ledger });
+    this.builtInClients = new BuiltInClients({ db: o.db, vault: this.vault, providers: this.providers, connections: this.connections, ledger: o.ledger });
     this.injector = new HandleInjector(this.connections.handles, (id) => this.connections.credentialFor(id), (entry) => o.ledger.append(entry));
   }
 

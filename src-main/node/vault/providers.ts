@@ -231,13 +231,20 @@ export class ProviderRegistry {
   }
 
   /** Sets the OAuth client of a built-in provider (GitHub, Google): this app's registration with it. */
-  configureClient(id: string, client: { clientId: string; clientSecret?: string | null }): OAuthProvider {
+  configureClient(id: string, client: { clientId: string; clientSecret?: string | null; readClientSecret?: () => Promise<Secret<string> | null> }): OAuthProvider {
     const provider = this.get(id);
     if (provider.kind !== 'oauth') throw new CredentialRequestError(`${provider.name} takes an API key; it has no OAuth client`);
     if (!client.clientId.trim()) throw new CredentialRequestError('the client id is empty');
     const configured: OAuthProvider = { ...provider, clientId: client.clientId.trim(), clientSecret: client.clientSecret ?? provider.clientSecret };
+    // A secret kept in the keychain (set in the Connections view) replaces whatever reader the provider had.
+    if (client.readClientSecret) configured.readClientSecret = client.readClientSecret;
     this.providers.set(id, configured);
     return configured;
+  }
+
+  /** GitHub and Google: OAuth providers that ship with the app, whose client id is the one thing the user sets. */
+  isBuiltInOAuth(id: string): boolean {
+    return builtInProviders().some((p) => p.id === id && p.kind === 'oauth');
   }
 
   /** Takes out a provider added by issuer (its OAuth client was removed in the Connections view). False when there was none. */
