@@ -17,6 +17,7 @@ import { startHostInPrivateKeyring, stopPrivateKeyringHost } from './privateKeyr
 
 const FIRST_KEY = `e2e-first-${randomBytes(18).toString('base64url')}`;
 const SECOND_KEY = `e2e-second-${randomBytes(18).toString('base64url')}`;
+const GITHUB_SECRET = `e2e-gh-secret-${randomBytes(18).toString('base64url')}`;
 
 async function pageText(page: Page): Promise<string> {
   return page.evaluate(() => [document.documentElement.outerHTML, ...[...document.querySelectorAll('input')].map((el) => el.value)].join('\n'));
@@ -180,5 +181,35 @@ test.describe('managing connections', () => {
     const text = await pageText(page);
     expect(text.includes(FIRST_KEY) || text.includes(SECOND_KEY), 'a key is in the page').toBe(false);
     await page.screenshot({ path: test.info().outputPath('connections-manage-light-1000x700.png'), fullPage: true });
+  });
+
+  test("GitHub's client id set in the view by keyboard makes its Connect available at once, no restart (light)", async () => {
+    const connect = page.getByTestId('connect-oauth');
+    await expect(connect.getByLabel('Provider')).toHaveValue('github');
+    await expect(connect.getByRole('button', { name: 'Connect with a code' })).toHaveCount(0);
+    const form = page.getByTestId('builtin-client-form');
+    await expect(form.getByTestId('builtin-client-redirect')).toHaveText('http://127.0.0.1/callback');
+    await expect(form).toContainText('oauth-providers.json');
+    // A mistake first: saved empty, the host's refusal shows under the field, which gets the focus back.
+    await form.getByLabel('Client ID').focus();
+    await page.keyboard.press('Enter');
+    await expect(form.getByTestId('builtin-client-error')).toContainText('the client id is empty');
+    await expect(form.getByLabel('Client ID')).toBeFocused();
+    await expect(form.getByLabel('Client ID')).toHaveAttribute('aria-invalid', 'true');
+    await page.keyboard.type('Iv1.e2eclient0001');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Client secret (optional)')).toBeFocused();
+    await page.keyboard.type(GITHUB_SECRET);
+    await page.keyboard.press('Tab');
+    await expect(form.getByRole('button', { name: 'Save' })).toBeFocused();
+    await page.keyboard.press('Enter');
+
+    // Applied at once: the form gives way to GitHub's Connect controls (nothing is sent to github.com here).
+    await expect(form).toHaveCount(0);
+    await expect(connect.getByRole('button', { name: 'Connect with a code' })).toBeEnabled();
+    await expect(connect.getByRole('button', { name: 'Connect in the browser' })).toBeEnabled();
+    await expect(connect.getByLabel('Provider').locator('option', { hasText: 'GitHub' })).toHaveText('GitHub');
+    expect((await pageText(page)).includes(GITHUB_SECRET), 'the client secret is in the page').toBe(false);
+    expect(host.output().includes(GITHUB_SECRET), 'the client secret is in the host output').toBe(false);
   });
 });

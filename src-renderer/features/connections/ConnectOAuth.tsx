@@ -2,18 +2,21 @@ import { useEffect, useId, useState } from 'react';
 import type { FlowEvent, ProviderInfo } from '../../../src-preload/contract';
 import { useConnection } from '../../bridge/connectionStore';
 import { errorMessage } from '../../ui/errorMessage';
+import { BuiltInClientForm } from './BuiltInClientForm';
 import { FlowPanel, type RunningFlow } from './FlowPanel';
 
 interface Props {
   providers: ProviderInfo[];
   disabled: boolean;
   now: number;
-  /** Where the app keeps its OAuth client registrations, for the "not configured" hint. */
+  /** Where oauth-providers.json lives, for the footnote that it still works. */
   configFile: string;
+  /** A built-in provider's client id was set: the providers are read again, so its Connect is offered at once. */
+  onConfigured(): void;
 }
 
 /** "Connect" for OAuth providers: device flow (a code shown here) or the browser with PKCE, with live progress. */
-export function ConnectOAuth({ providers, disabled, now, configFile }: Props) {
+export function ConnectOAuth({ providers, disabled, now, configFile, onConfigured }: Props) {
   const client = useConnection((s) => s.client);
   const oauth = providers.filter((p) => p.kind === 'oauth');
   const [providerId, setProviderId] = useState('');
@@ -68,12 +71,7 @@ export function ConnectOAuth({ providers, disabled, now, configFile }: Props) {
           </option>
         ))}
       </select>
-      {provider && !provider.configured && (
-        <p className="muted" data-testid="provider-not-configured">
-          {provider.name} needs the OAuth client id this app is registered under: add it to {configFile} (see docs/credentials.md) and restart. A
-          provider you sign in to by its issuer can be set up below, under OAuth clients, with no restart.
-        </p>
-      )}
+      {provider && !provider.configured && <BuiltInClientForm key={provider.id} provider={provider} disabled={disabled} configFile={configFile} onSaved={onConfigured} />}
       <label htmlFor={`${id}-scopes`}>Scopes</label>
       <input id={`${id}-scopes`} type="text" placeholder="e.g. repo read:user" aria-describedby={`${id}-scopes-hint`} value={scopes} disabled={disabled || running} onChange={(e) => setScopes(e.target.value)} />
       <small id={`${id}-scopes-hint`}>Separated by spaces; agents can only be granted scopes the connection holds.</small>

@@ -62,7 +62,7 @@ export function ConnectionsView() {
       </ul>
       <div className="connect-forms">
         <AddApiKeyForm providers={providers} disabled={status === null || unavailable} />
-        <ConnectOAuth providers={providers} disabled={status === null || unavailable} now={now} configFile={home ? `${home}/oauth-providers.json` : '<app home>/oauth-providers.json'} />
+        <ConnectOAuth providers={providers} disabled={status === null || unavailable} now={now} configFile={home ? `${home}/oauth-providers.json` : '<app home>/oauth-providers.json'} onConfigured={reload} />
       </div>
       <OAuthClientsPanel disabled={status === null || unavailable} onChanged={reload} />
     </section>
