@@ -2,11 +2,10 @@ import type { BuiltInClientInfo, ConfigureBuiltInClientRequest } from '../../../
 import { DomainError, invalidField } from '../base/domainError';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
+import { changeClientSecret } from './clientSecretChange';
 import type { Connections } from './connections';
 import type { CredentialVault } from './credentialVault';
 import type { ProviderRegistry } from './providers';
-import { Secret } from './secret';
-import { VaultUnavailableError } from './vaultErrors';
 
 interface Row {
   provider: string;
@@ -75,20 +74,7 @@ export class BuiltInClients {
     }
     const existing = this.row(provider.id);
     const account = builtInSecretAccountId(provider.id);
-    let hasSecret = existing ? existing.has_secret === 1 : false;
-    const secret = request.clientSecret?.trim();
-    if (secret || request.removeClientSecret) {
-      await this.o.vault.ready;
-      if (!this.o.vault.available) throw new VaultUnavailableError(this.o.vault.problem ?? 'no keychain is available');
-    }
-    // The keychain first: without it, no row claims a secret is there.
-    if (secret) {
-      await this.o.vault.storeClientSecret(account, new Secret(secret));
-      hasSecret = true;
-    } else if (request.removeClientSecret && hasSecret) {
-      await this.o.vault.deleteClientSecret(account);
-      hasSecret = false;
-    }
+    const hasSecret = await changeClientSecret(this.o.vault, account, request, existing?.has_secret === 1);
     const now = this.now();
     this.o.ledger.transact(() => {
       this.o.db

@@ -2,12 +2,11 @@ import type { OAuthClientInfo, SaveOAuthClientRequest } from '../../../src-prelo
 import { DomainError } from '../base/domainError';
 import type { Ledger } from '../ledger/ledger';
 import type { Database } from '../store/database';
+import { changeClientSecret } from './clientSecretChange';
 import type { Connections } from './connections';
 import type { CredentialVault } from './credentialVault';
 import { changesWhereTokensGo, checkOAuthClientSettings, DuplicateProviderError, OAuthClientSettings, providerIdFor } from './oauthClientSettings';
 import type { ProviderRegistry } from './providers';
-import { Secret } from './secret';
-import { VaultUnavailableError } from './vaultErrors';
 
 interface Row {
   id: string;
@@ -90,20 +89,7 @@ export class OAuthClients {
         `${live === 1 ? '1 connection uses' : `${live} connections use`} ${existing.name}: disconnect ${live === 1 ? 'it' : 'them'} before changing where its tokens go (issuer, endpoints, client id, API domains, API base URL).`,
       );
     }
-    // The keychain first: without it, no row claims a secret is there.
-    let hasSecret = existing ? existing.has_secret === 1 : false;
-    const secret = request.clientSecret?.trim();
-    if (secret || request.removeClientSecret) {
-      await this.o.vault.ready;
-      if (!this.o.vault.available) throw new VaultUnavailableError(this.o.vault.problem ?? 'no keychain is available');
-    }
-    if (secret) {
-      await this.o.vault.storeClientSecret(id, new Secret(secret));
-      hasSecret = true;
-    } else if (request.removeClientSecret && hasSecret) {
-      await this.o.vault.deleteClientSecret(id);
-      hasSecret = false;
-    }
+    const hasSecret = await changeClientSecret(this.o.vault, id, request, existing?.has_secret === 1);
     const now = this.now();
     this.o.ledger.transact(() => {
       if (existing) {
