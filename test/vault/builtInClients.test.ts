@@ -9,13 +9,12 @@ import { describe, it } from 'node:test';
 import { DomainError } from '../../src-main/node/base/domainError';
 import { openDatabase } from '../../src-main/node/store/database';
 import { BuiltInClients, builtInSecretAccountId } from '../../src-main/node/vault/builtInClients';
-import { ConnectionStore } from '../../src-main/node/vault/connectionStore';
 import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
 import { ProviderRegistry } from '../../src-main/node/vault/providers';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
 function clientsOf(fixture: VaultFixture, providers = fixture.providers): BuiltInClients {
   return new BuiltInClients({ db: fixture.db, vault: fixture.vault, providers, connections: fixture.connections, ledger: fixture.ledger });
@@ -110,21 +109,7 @@ if (needsPrivateKeyring) {
       t.after(() => fixture.close());
       const clients = clientsOf(fixture);
       await clients.save({ provider: 'github', clientId: 'Iv1.first' }, 'user');
-      const now = Date.now();
-      new ConnectionStore(fixture.db).insert({
-        id: 'conn_githubinuse1',
-        provider: 'github',
-        kind: 'oauth',
-        label: 'GitHub',
-        scopes: ['repo'],
-        baseUrl: null,
-        status: 'connected',
-        statusReason: null,
-        expiresAt: null,
-        createdAt: now,
-        updatedAt: now,
-        refreshedAt: null,
-      });
+      listConnection(fixture.db, 'conn_githubinuse1', 'github', 'GitHub');
       await assert.rejects(clients.save({ provider: 'github', clientId: 'Iv1.second' }, 'user'), (error: unknown) => {
         assert.ok(error instanceof DomainError);
         assert.equal(error.kind, 'conflict');

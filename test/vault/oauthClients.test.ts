@@ -8,12 +8,11 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { SaveOAuthClientRequest } from '../../src-preload/contract';
 import { DomainError } from '../../src-main/node/base/domainError';
-import { ConnectionStore } from '../../src-main/node/vault/connectionStore';
 import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { vaultFixture, type VaultFixture } from './vaultFixture';
+import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
 const base: SaveOAuthClientRequest = {
   name: 'Acme SSO',
@@ -116,21 +115,7 @@ if (needsPrivateKeyring) {
       t.after(() => fixture.close());
       const clients = clientsOf(fixture);
       await clients.save(base, 'user');
-      const now = Date.now();
-      new ConnectionStore(fixture.db).insert({
-        id: 'conn_acmeinuse01',
-        provider: 'acme-sso',
-        kind: 'oauth',
-        label: 'Acme',
-        scopes: ['repo'],
-        baseUrl: null,
-        status: 'connected',
-        statusReason: null,
-        expiresAt: null,
-        createdAt: now,
-        updatedAt: now,
-        refreshedAt: null,
-      });
+      listConnection(fixture.db, 'conn_acmeinuse01', 'acme-sso', 'Acme');
       await assert.rejects(
         clients.save({ ...base, id: 'acme-sso', issuer: 'https://elsewhere.acme.test' }, 'user'),
         /1 connection uses Acme SSO: disconnect it before changing where its tokens go/,

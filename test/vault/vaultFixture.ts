@@ -6,6 +6,7 @@ import { HostLog } from '../../src-main/node/base/hostLog';
 import { ConsentEngine } from '../../src-main/node/consent/consentEngine';
 import { Ledger } from '../../src-main/node/ledger/ledger';
 import { openDatabase, type Database } from '../../src-main/node/store/database';
+import { ConnectionStore } from '../../src-main/node/vault/connectionStore';
 import { Connections } from '../../src-main/node/vault/connections';
 import { CredentialProxy } from '../../src-main/node/vault/credentialProxy';
 import { CredentialVault } from '../../src-main/node/vault/credentialVault';
@@ -98,5 +99,24 @@ export function startFixtureProxy(fixture: VaultFixture): Promise<CredentialProx
     credentialFor: (id) => fixture.connections.credentialFor(id),
     providers: fixture.providers,
     audit: (entry) => fixture.ledger.append(entry),
+  });
+}
+
+/** A connected OAuth connection of `provider`, written straight to the store: a client in use, without a sign-in. */
+export function listConnection(db: Database, id: string, provider: string, label: string): void {
+  const now = Date.now();
+  new ConnectionStore(db).insert({
+    id,
+    provider,
+    kind: 'oauth',
+    label,
+    scopes: ['repo'],
+    baseUrl: null,
+    status: 'connected',
+    statusReason: null,
+    expiresAt: null,
+    createdAt: now,
+    updatedAt: now,
+    refreshedAt: null,
   });
 }
