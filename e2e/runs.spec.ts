@@ -108,8 +108,11 @@ test.describe('process runs', () => {
     expect((await terminalText(card)).match(/echo hi/g)?.length).toBe(1);
 
     // Ctrl+C reaches the foreground program through the terminal: the sleep ends and bash takes the next line.
-    await keys.fill('sleep 100');
+    // It is sent once the sleep runs ("asleep" printed just before it): a Ctrl+C that reached bash while it was still
+    // starting the sleep would leave the sleep running, and the next line queued behind it.
+    await keys.fill('echo asleep; sleep 100');
     await card.getByTestId('exec-run-key-Enter').click();
+    await expect.poll(() => terminalText(card)).toMatch(/^asleep$/m);
     await card.getByTestId('exec-run-key-C-c').click();
     await keys.fill('echo after-$((6*7))');
     await card.getByTestId('exec-run-key-Enter').click();
