@@ -17,6 +17,8 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
+  // No omnibox popup WebUI renderer per window, competing with the measured page for the CPU (docs/performance.md).
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',
   '--disable-quic',
   '--disable-extensions',
   '--disable-default-apps',
