@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SessionNotification, NewSessionResponse, LoadSessionResponse } from '@agentclientprotocol/sdk';
+import type { NewSessionResponse, LoadSessionResponse } from '@agentclientprotocol/sdk';
 import type { AcpAgent, AcpConversation, AcpEntry, AcpInstallProgress } from '../../../src-preload/contract/acp';
 import { Emitter, type Disposable, type StreamSink } from '../../../src-preload/rpc';
 import type { TurnRecorder } from '../changes/turnRecorder';
@@ -10,17 +10,18 @@ import type { Ledger } from '../ledger/ledger';
 import type { SessionService } from '../sessions/sessionService';
 import type { Database } from '../store/database';
 import type { AcpAgentRegistry } from './acpAgentRegistry';
+import { acpClientSide } from './acpClientSide';
 import { AcpConnection, type AcpConnectionOptions } from './acpConnection';
 import { acpProviderOf, resumableKey } from './acpContinuation';
 import { AcpError } from './acpError';
 import { AcpEventLog } from './acpEventLog';
 import { AcpFileAccess } from './acpFileAccess';
 import { installAcpAgent } from './acpInstaller';
-import { decideAcpPermission } from './acpPermission';
+import type { AcpPermissionContext } from './acpPermission';
 import type { AcpProcessLauncher } from './acpProcess';
-import { modelsOf, modesOf, notRunning, stateChangeOf } from './acpSessionState';
+import { modelsOf, modesOf, notRunning } from './acpSessionState';
 import { AcpTerminals } from './acpTerminals';
-import { REPLAYED_KINDS, type Live } from './acpLiveConversation';
+import type { Live } from './acpLiveConversation';
 import type { WhenWatched } from './acpConsentAsk';
 
 export interface AcpServiceOptions {
@@ -336,7 +337,7 @@ export class AcpService {
     };
     let connection: AcpConnection;
     try {
-      connection = await AcpConnection.open(process, entry.name, this.handlersFor(live, context), this.options.connection);
+      connection = await AcpConnection.open(process, entry.name, this.clientSide(live, context), this.options.connection);
     } catch (error) {
       this.failStored(live.record, error);
       throw error;
@@ -364,40 +365,15 @@ export class AcpService {
     }
   }
 
-  private handlersFor(live: Live, context: { agentId: string; sessionId: string; workspace: string; conversationId: string }) {
-    return {
-      onSessionUpdate: (notification: SessionNotification) => {
-        const change = stateChangeOf(live.record, notification.update);
-        if (change) this.update(live, change);
-        if (live.replay === 'load' || (live.replay === 'after' && REPLAYED_KINDS.has(notification.update.sessionUpdate))) return;
-        this.entry(live.record, 'update', notification.update);
-      },
-      onNotice: (text: string) => {
-        this.entry(live.record, 'notice', { text });
-      },
-      requestPermission: async (params: Parameters<typeof decideAcpPermission>[3], signal: AbortSignal) => {
-        const controller = new AbortController();
-        const onAbort = () => controller.abort(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        live.pending.add(controller);
-        try {
-          const decided = await decideAcpPermission(this.options.consent, this.options.ledger, context, params, controller.signal, this.options.whenWatched);
-          if (decided.grantId) live.usedGrants.add(decided.grantId);
-          if (decided.allowed && decided.capability === 'files.write' && decided.target !== undefined) live.files.approveWrite(decided.target);
-          return decided.response;
-        } finally {
-          live.pending.delete(controller);
-          signal.removeEventListener('abort', onAbort);
-        }
-      },
-      readTextFile: (params: Parameters<AcpFileAccess['read']>[0], signal: AbortSignal) => live.files.read(params, signal),
-      writeTextFile: (params: Parameters<AcpFileAccess['write']>[0], signal: AbortSignal) => live.files.write(params, signal),
-      createTerminal: (params: Parameters<AcpTerminals['create']>[0], signal: AbortSignal) => live.terminals.create(params, signal),
-      terminalOutput: (params: { terminalId: string }) => live.terminals.output(params.terminalId),
-      waitForTerminalExit: (params: { terminalId: string }, signal: AbortSignal) => live.terminals.waitForExit(params.terminalId, signal),
-      killTerminal: (params: { terminalId: string }) => live.terminals.kill(params.terminalId),
-      releaseTerminal: (params: { terminalId: string }) => live.terminals.release(params.terminalId),
-    };
+  private clientSide(live: Live, context: AcpPermissionContext) {
+    const { consent, ledger, whenWatched } = this.options;
+    return acpClientSide(live, context, {
+      consent,
+      ledger,
+      whenWatched,
+      update: (change) => this.update(live, change),
+      entry: (type, data) => this.entry(live.record, type, data),
+    });
   }
 
   private running(conversationId: string): Live {
