@@ -13,6 +13,7 @@ import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
 import { ProviderRegistry } from '../../src-main/node/vault/providers';
+import { refusedWith } from '../domainRefusal';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
@@ -21,13 +22,7 @@ function clientsOf(fixture: VaultFixture, providers = fixture.providers): BuiltI
 }
 
 async function refused(clients: BuiltInClients, request: { provider: string; clientId: string }, field: string | undefined, message: RegExp): Promise<void> {
-  await assert.rejects(clients.save(request, 'user'), (error: unknown) => {
-    assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
-    assert.equal(error.kind, 'invalid_input');
-    assert.equal(error.issues?.[0]?.path, field);
-    assert.match(error.message, message);
-    return true;
-  });
+  await refusedWith(clients.save(request, 'user'), 'invalid_input', field, message);
 }
 
 if (needsPrivateKeyring) {

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { SaveOAuthClientRequest } from '../../src-preload/contract';
-import { DomainError } from '../../src-main/node/base/domainError';
 import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
+import { refusedWith } from '../domainRefusal';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
 import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
@@ -30,13 +30,8 @@ function clientsOf(fixture: VaultFixture): OAuthClients {
   return new OAuthClients({ db: fixture.db, vault: fixture.vault, providers: fixture.providers, connections: fixture.connections, ledger: fixture.ledger });
 }
 
-async function refused(clients: OAuthClients, request: Partial<SaveOAuthClientRequest>, field: string, message: RegExp): Promise<void> {
-  await assert.rejects(clients.save({ ...base, ...request }, 'user'), (error: unknown) => {
-    assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
-    assert.equal(error.issues?.[0]?.path, field);
-    assert.match(error.message, message);
-    return true;
-  });
+async function refused(clients: OAuthClients, request: Partial<SaveOAuthClientRequest>, field: string, message: RegExp, kind: 'invalid_input' | 'conflict' = 'invalid_input'): Promise<void> {
+  await refusedWith(clients.save({ ...base, ...request }, 'user'), kind, field, message);
 }
 
 if (needsPrivateKeyring) {
@@ -103,11 +98,11 @@ if (needsPrivateKeyring) {
       await refused(clients, { apiDomains: ['https://api.acme.test/v1'] }, 'apiDomains', /give host names only, like api\.example\.com/);
       await refused(clients, { apiDomains: [] }, 'apiDomains', /name at least one API host/);
       await refused(clients, { apiBaseUrl: 'https://elsewhere.test' }, 'apiBaseUrl', /not one of the API domains/);
-      await refused(clients, { name: 'github' }, 'name', /there is already a provider called "GitHub"; choose another name/);
+      await refused(clients, { name: 'github' }, 'name', /there is already a provider called "GitHub"; choose another name/, 'conflict');
       // Plain http is fine toward this machine.
       const local = await clients.save({ ...base, name: 'Local IdP', issuer: 'http://localhost:9999', apiDomains: ['127.0.0.1'], apiBaseUrl: null }, 'user');
       assert.equal(local.issuer, 'http://localhost:9999');
-      await refused(clients, { name: 'LOCAL idp' }, 'name', /there is already a provider called "Local IdP"/);
+      await refused(clients, { name: 'LOCAL idp' }, 'name', /there is already a provider called "Local IdP"/, 'conflict');
     });
 
     it('while a connection uses a client, where its tokens go cannot change and the client cannot be removed', async (t) => {
