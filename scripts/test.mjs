@@ -1,7 +1,8 @@
-// The README's test command: typecheck, lint and build (at once), then unit + integration tests (node:test), then
-// end-to-end (Playwright). `node scripts/test.mjs PHASE` runs one phase: checks, typecheck, lint,
-// build, unit, e2e, or stress (the stress tests at their full scale: `npm run test:stress`, run before a release).
-// Prints the ten slowest unit tests, then one closing line: "tests: N passed, N failed".
+// The README's test command: the build, then unit + integration tests (node:test) with typecheck and lint beside them
+// at a low CPU priority, then end-to-end (Playwright). `node scripts/test.mjs PHASE` runs one phase: checks
+// (typecheck, lint and build at once), typecheck, lint, build, unit, e2e, or stress (the stress tests at their full
+// scale: `npm run test:stress`, run before a release). Prints the ten slowest unit tests, then one closing line:
+// "tests: N passed, N failed".
 //
 // The unit test files run as bundles (scripts/testBundles.mjs, built at the start of the phase), not through tsx.
 //
@@ -9,16 +10,18 @@
 // scale; see test/stressScale.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { buildTestBundles, bundleOf, findTestFiles, sourceOf, testBundleDir } from './testBundles.mjs';
 
 const root = process.cwd();
 const only = process.argv[2];
-const phases = only ? [only] : ['checks', 'unit', 'e2e'];
+const phases = only ? [only] : ['build', 'unit+checks', 'e2e'];
 // Most unit test files spend their time waiting on processes, sockets and timers, not on the CPU: three files at
 // once keep two cores busy. Files share nothing that would clash (each makes its own homes, ports and keyrings).
 const concurrency = Math.max(1, Number(process.env.OMNI_TEST_CONCURRENCY ?? 3) || 1);
+// The nice value of the checks that run beside the unit tests (19 is the lowest priority).
+const BACKGROUND_PRIORITY = 15;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -36,9 +39,11 @@ function findFiles(dir, suffix) {
  * Runs a command and returns its exit code and full stdout. Its output is echoed as it comes, or (`quiet`) printed
  * whole at the end, so commands run side by side do not interleave their lines.
  */
-function run(cmd, args, env = {}, { quiet = false } = {}) {
+function run(cmd, args, env = {}, { quiet = false, background = false } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'], env: { ...process.env, ...env } });
+    // A background command gets the CPU the foreground leaves idle; what it starts inherits its priority.
+    if (background && child.pid) setPriority(child.pid, BACKGROUND_PRIORITY);
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => {
@@ -111,8 +116,7 @@ const stressFiles = () => findTestFiles(root).filter((file) => readFileSync(file
 /**
  * The real programs some unit tests drive, installed on demand, once (test-only, kept out of the project's
  * dependencies): the Claude Code and Codex CLIs into .cache/harness-clis (several hundred MB), the ACP adapters
- * (claude-agent-acp, codex-acp, Gemini CLI) into .cache/acp-agents. Started with the checks when the unit phase
- * follows them: the installs wait on the network, the checks on the CPU. Their tests say so, and are reported as
+ * (claude-agent-acp, codex-acp, Gemini CLI) into .cache/acp-agents. Their tests say so, and are reported as
  * skipped, if it failed.
  */
 let installs;
@@ -128,23 +132,30 @@ function installTestCommands() {
   return installs;
 }
 
+/** Runs the named checks side by side, each one's output printed whole when it ends; counts each failure. */
+async function sideBySide(names, options = {}) {
+  const results = await Promise.all(names.map(async (name) => {
+    const started = Date.now();
+    const result = await steps[name]({ quiet: true, ...options });
+    console.log(`--- ${name}: ${result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  }));
+  const bad = results.filter((r) => r.code !== 0).length;
+  failed += bad;
+  return { code: bad === 0 ? 0 : 1, out: '' };
+}
+
 const steps = {
-  typecheck: (quiet) => run(process.execPath, ['scripts/typecheck.mjs'], {}, { quiet }),
-  lint: (quiet) => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], {}, { quiet }),
-  build: (quiet) => run(process.execPath, ['scripts/build.mjs'], {}, { quiet }),
-  async checks() {
-    if (phases.includes('unit')) void installTestCommands();
-    // Independent of each other: side by side, each one's output printed whole when it ends.
-    const names = ['typecheck', 'lint', 'build'];
-    const results = await Promise.all(names.map(async (name) => {
-      const started = Date.now();
-      const result = await steps[name](true);
-      console.log(`--- ${name}: ${result.code === 0 ? 'ok' : `FAILED (exit ${result.code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      return result;
-    }));
-    const bad = results.filter((r) => r.code !== 0).length;
-    failed += bad;
-    return { code: bad === 0 ? 0 : 1, out: '' };
+  typecheck: (options) => run(process.execPath, ['scripts/typecheck.mjs'], {}, options),
+  lint: (options) => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], {}, options),
+  build: (options) => run(process.execPath, ['scripts/build.mjs'], {}, options),
+  checks: () => sideBySide(['typecheck', 'lint', 'build']),
+  // The full run: the unit tests, with typecheck and lint beside them in the background. The unit tests leave part
+  // of the CPU idle while they wait on processes and timers; the checks need none of their results and take that
+  // part, not the tests' share (docs/performance.md, "Test suite").
+  async 'unit+checks'() {
+    const [unit, checks] = await Promise.all([steps.unit(), sideBySide(['typecheck', 'lint'], { background: true })]);
+    return { code: unit.code === 0 && checks.code === 0 ? 0 : 1, out: '' };
   },
   async unit() {
     await installTestCommands();
@@ -182,6 +193,8 @@ if (unknown) {
   console.error(`test: unknown phase "${unknown}"; use one of ${Object.keys(steps).join(', ')}`);
   process.exit(2);
 }
+// The unit tests' programs download while the build runs: the one waits on the network, the other on the CPU.
+if (phases.includes('unit+checks')) void installTestCommands();
 // One after the other: e2e beside the unit tests ran several times slower and timed out (docs/performance.md).
 for (const phase of phases) await runPhase(phase);
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped (not counted as passed)` : ''}`);
