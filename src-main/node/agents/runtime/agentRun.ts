@@ -18,7 +18,7 @@ export class AgentRun {
   readonly onDidAppend = this.appended.event;
   private readonly ending = new AbortController();
   /** Aborts when the run ends: a consent prompt asked on its behalf is withdrawn. */
-  readonly stopSignal = this.ending.signal;
+  readonly stopSignal: AbortSignal = this.ending.signal;
   /** Model tokens the run used, as its model-backed kind reports them (0 for programs that call no model). */
   private tokens = 0;
   /** The user asked it to stop: refusals from here on are its prompts being withdrawn. */
