@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import chromiumFlags from '../scripts/chromiumFlags.json';
 
 // The fixture (fixtures.ts) decides what to launch: Electron where its binary exists, else the headless host plus
 // Debian's Chromium. Build first (`npm run build`): both run the bundles in dist/.
@@ -25,21 +26,14 @@ export default defineConfig({
     actionTimeout: 10_000,
     trace: process.env.OMNI_E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     // The web specs' Chromium (Debian's), launched once per worker by Playwright's `browser` fixture; each test gets
-    // a fresh context (its own storage and permissions).
-    // Chromium's headless mode is the full browser: each new context opens a window whose omnibox popup is a WebUI
-    // page in a renderer of its own, which no test looks at. Turning those features off cuts what a page load costs
-    // Chromium by about two fifths (docs/performance.md, "End to end").
+    // a fresh context (its own storage and permissions). The flags are shared with the bench. Its headless mode is
+    // the full browser:
+    // each new context opens a window whose omnibox popup is a WebUI page in a renderer of its own, which no test
+    // looks at; the flags turn it off, which cuts what a page load costs Chromium by about two fifths
+    // (docs/performance.md, "End to end").
     launchOptions: {
       executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',
-      ],
+      args: chromiumFlags,
     },
   },
 });

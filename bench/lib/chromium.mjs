@@ -9,16 +9,11 @@ import { adopt, removeDir, stop, tempDir } from './cleanup.mjs';
 
 export const CHROMIUM = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
 
+// The flags Debian's Chromium needs here, shared with the e2e tests (scripts/chromiumFlags.json): among them, no
+// omnibox popup WebUI renderer per window competing with the measured page for the CPU (docs/performance.md).
 const FLAGS = [
   '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  // No omnibox popup WebUI renderer per window, competing with the measured page for the CPU (docs/performance.md).
-  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxFullPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',
+  ...JSON.parse(readFileSync(new URL('../../scripts/chromiumFlags.json', import.meta.url), 'utf8')),
   '--disable-quic',
   '--disable-extensions',
   '--disable-default-apps',
