@@ -150,9 +150,9 @@ const steps = {
   lint: (options) => run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.'], {}, options),
   build: (options) => run(process.execPath, ['scripts/build.mjs'], {}, options),
   checks: () => sideBySide(['typecheck', 'lint', 'build']),
-  // The full run: the unit tests, with typecheck and lint beside them in the background. The unit tests leave part
-  // of the CPU idle while they wait on processes and timers; the checks need none of their results and take that
-  // part, not the tests' share (docs/performance.md, "Test suite").
+  // The full run: the unit tests, with typecheck and lint beside them in the background. The checks need none of the
+  // tests' results; at a low priority they take the CPU the tests leave, and little of what the tests want, instead
+  // of a phase of their own before them (docs/performance.md, "Test suite").
   async 'unit+checks'() {
     const [unit, checks] = await Promise.all([steps.unit(), sideBySide(['typecheck', 'lint'], { background: true })]);
     return { code: unit.code === 0 && checks.code === 0 ? 0 : 1, out: '' };
