@@ -4,7 +4,6 @@
 // SQLite or the ledger, bad input gets a typed error naming the field, and a listed connection pins the client id.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { DomainError } from '../../src-main/node/base/domainError';
 import { openDatabase } from '../../src-main/node/store/database';
@@ -15,7 +14,7 @@ import { OAuthClients } from '../../src-main/node/vault/oauthClients';
 import { ProviderRegistry } from '../../src-main/node/vault/providers';
 import { refusedWith } from '../domainRefusal';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
+import { assertNotOnDisk, listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
 function clientsOf(fixture: VaultFixture, providers = fixture.providers): BuiltInClients {
   return new BuiltInClients({ db: fixture.db, vault: fixture.vault, providers, connections: fixture.connections, ledger: fixture.ledger });
@@ -63,16 +62,7 @@ if (needsPrivateKeyring) {
       const entries = fixture.entries('credential.client');
       assert.deepEqual(entries.map((e) => e.payload), [{ action: 'configure-builtin', provider: 'google', clientId: '123-abc.apps.googleusercontent.com', hasClientSecret: true }]);
       assert.equal(JSON.stringify(entries).includes(secret), false, 'the ledger holds the secret');
-      fixture.ledger.flush();
-      for (const file of [fixture.dbFile, `${fixture.dbFile}-wal`]) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(file);
-        } catch {
-          continue;
-        }
-        assert.equal(bytes.includes(Buffer.from(secret)), false, `${file} holds the client secret`);
-      }
+      assertNotOnDisk(fixture, secret, 'the client secret');
       // Saved again without a secret, the stored one stays; asked to, it leaves the keychain.
       assert.equal((await clients.save({ provider: 'google', clientId: '123-abc.apps.googleusercontent.com' }, 'user')).hasClientSecret, true);
       assert.equal((await clients.save({ provider: 'google', clientId: '123-abc.apps.googleusercontent.com', removeClientSecret: true }, 'user')).hasClientSecret, false);

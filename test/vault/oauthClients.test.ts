@@ -4,7 +4,6 @@
 // ledger, and bad input gets an error naming the field and how to fix it.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { SaveOAuthClientRequest } from '../../src-preload/contract';
 import { clientSecretAccount } from '../../src-main/node/vault/credentialVault';
@@ -12,7 +11,7 @@ import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { OAuthClients } from '../../src-main/node/vault/oauthClients';
 import { refusedWith } from '../domainRefusal';
 import { needsPrivateKeyring, rerunInPrivateKeyring } from '../privateKeyring';
-import { listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
+import { assertNotOnDisk, listConnection, vaultFixture, type VaultFixture } from './vaultFixture';
 
 const base: SaveOAuthClientRequest = {
   name: 'Acme SSO',
@@ -72,16 +71,7 @@ if (needsPrivateKeyring) {
       assert.equal(JSON.stringify(saved).includes(secret), false, 'the answer holds the secret');
       assert.ok((await (await openKeychain()).get(clientSecretAccount('acme-sso')))?.expose() === secret, 'the keychain holds the secret');
       assert.ok((await fixture.providers.getOAuth('acme-sso').readClientSecret?.())?.expose() === secret, 'the provider reads it from the keychain');
-      fixture.ledger.flush();
-      for (const file of [fixture.dbFile, `${fixture.dbFile}-wal`]) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(file);
-        } catch {
-          continue;
-        }
-        assert.equal(bytes.includes(Buffer.from(secret)), false, `${file} holds the client secret`);
-      }
+      assertNotOnDisk(fixture, secret, 'the client secret');
       // Removing the client takes the secret out of the keychain and the provider out of the registry.
       assert.equal(await clients.remove('acme-sso', 'user'), true);
       assert.equal(await (await openKeychain()).get(clientSecretAccount('acme-sso')), null);

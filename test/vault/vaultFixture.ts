@@ -1,6 +1,8 @@
 // The credentials backend as the host would compose it, on a real SQLite file in a throwaway home: the ledger
 // scrubbing at ingest with the vault's registry, the real consent engine, the OS keychain (or none), the provider
 // registry and the Connections service.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HostLog } from '../../src-main/node/base/hostLog';
 import { ConsentEngine } from '../../src-main/node/consent/consentEngine';
@@ -119,4 +121,13 @@ export function listConnection(db: Database, id: string, provider: string, label
     updatedAt: now,
     refreshedAt: null,
   });
+}
+
+/** Asserts that `secret` is in neither the fixture's database file nor its WAL (after the ledger's pending writes). */
+export function assertNotOnDisk(fixture: VaultFixture, secret: string, what: string): void {
+  fixture.ledger.flush();
+  for (const file of [fixture.dbFile, `${fixture.dbFile}-wal`]) {
+    if (!existsSync(file)) continue;
+    assert.equal(readFileSync(file).includes(Buffer.from(secret)), false, `${file} holds ${what}`);
+  }
 }
