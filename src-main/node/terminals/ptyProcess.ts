@@ -19,6 +19,8 @@ export interface PtyOptions {
   env: Record<string, string>;
   cols: number;
   rows: number;
+  /** How long the tree gets to exit after SIGHUP before SIGKILL when the terminal is closed (default HANGUP_GRACE_MS). */
+  hangupGraceMs?: number;
 }
 
 export interface PtyExit {
@@ -53,8 +55,10 @@ export class PtyProcess implements Disposable {
   private exitWatch: NodeJS.Timeout | undefined;
   private exitInfo: PtyExit | undefined;
   private forcedResume = false;
+  private readonly hangupGraceMs: number | undefined;
 
   constructor(options: PtyOptions) {
+    this.hangupGraceMs = options.hangupGraceMs;
     const pty = loadNative<typeof NodePty>('node-pty');
     this.pty = pty.spawn(options.shell, options.args, {
       name: 'xterm-256color',
@@ -195,7 +199,7 @@ export class PtyProcess implements Disposable {
   async kill(): Promise<void> {
     this.stopExitWatch();
     if (this.pausedBy.size > 0) this.pty.resume();
-    if (!this.exitInfo) await killTree(this.pty.pid);
+    if (!this.exitInfo) await killTree(this.pty.pid, this.hangupGraceMs);
   }
 
   dispose(): void {

@@ -70,11 +70,12 @@ export class TerminalService implements Disposable {
   /**
    * A terminal card running one program instead of the user's shell (a harness CLI): argv as given (no shell),
    * `env` merged over what a terminal's shell would see, minus the inherited variables `omitInherited` names (a
-   * harness must not pick up the user's own provider keys). Closing the card kills the program's whole tree.
+   * harness must not pick up the user's own provider keys). Closing the card kills the program's whole tree, after
+   * `hangupGraceMs` for the program to save its state if it is still running then.
    */
   openProcess(
     sessionId: string,
-    command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string; omitInherited?: (name: string) => boolean },
+    command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string; omitInherited?: (name: string) => boolean; hangupGraceMs?: number },
     cols: number,
     rows: number,
     actor: string,
@@ -85,11 +86,11 @@ export class TerminalService implements Disposable {
     return this.start(sessionId, { ...command, env: { ...inherited, ...command.env } }, cols, rows, actor);
   }
 
-  private start(sessionId: string, command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string }, cols: number, rows: number, actor: string): Terminal {
+  private start(sessionId: string, command: { file: string; args: string[]; cwd: string; env: Record<string, string>; title: string; hangupGraceMs?: number }, cols: number, rows: number, actor: string): Terminal {
     const { file: shell, args } = command;
     let pty: PtyProcess;
     try {
-      pty = new PtyProcess({ shell, args, cwd: command.cwd, env: command.env, cols, rows });
+      pty = new PtyProcess({ shell, args, cwd: command.cwd, env: command.env, cols, rows, hangupGraceMs: command.hangupGraceMs });
     } catch (error) {
       throw new DomainError('unavailable', `could not start ${shell} in ${command.cwd}: ${(error as Error).message}`);
     }

@@ -7,6 +7,7 @@ import type { Ledger } from '../../ledger/ledger';
 import type { SessionService } from '../../sessions/sessionService';
 import type { Database } from '../../store/database';
 import type { TerminalService } from '../../terminals/terminalService';
+import { CLI_HANGUP_GRACE_MS } from './cliHangupGrace';
 import type { CredentialServices } from '../../vault/credentialServices';
 import { watchClaudeSession } from './claudeSessionWatch';
 import { watchCodexThread } from './codexThreadWatch';
@@ -207,7 +208,7 @@ export class HarnessSessionService implements Disposable {
       if (interactionMode === 'interactive') {
         terminal = this.o.terminals.openProcess(
           row.sessionId,
-          { file: spec.argv[0], args: spec.argv.slice(1), cwd: spec.cwd, env: { ...spec.env, [RUN_MARKER]: row.id }, title: frontend, omitInherited: isWithheldFromHarness },
+          { file: spec.argv[0], args: spec.argv.slice(1), cwd: spec.cwd, env: { ...spec.env, [RUN_MARKER]: row.id }, title: frontend, omitInherited: isWithheldFromHarness, hangupGraceMs: CLI_HANGUP_GRACE_MS },
           request.cols ?? 120,
           request.rows ?? 36,
           actor,
@@ -356,7 +357,7 @@ export class HarnessSessionService implements Disposable {
     const all = [...this.live.entries()];
     await Promise.all(all.map(([, launch]) => launch.run?.kill()));
     for (const [id, launch] of all) this.ended(id, launch, 'stopped', null, RESTART_REASON);
-    await Promise.all(all.map(([id]) => killRunProcesses(id, null, { first: 'SIGTERM', giveUpMs: 3000 })));
+    await Promise.all(all.map(([id]) => killRunProcesses(id, null, { first: 'SIGTERM', graceMs: CLI_HANGUP_GRACE_MS, giveUpMs: CLI_HANGUP_GRACE_MS + 3000 })));
     for (const run of this.lastRuns.values()) run.dispose();
     this.changed.dispose();
   }

@@ -4,6 +4,7 @@ import type { HarnessCliFrontend, HarnessOutput } from '../../../../src-preload/
 import { Emitter, type Disposable } from '../../../../src-preload/rpc';
 import { harnessStdio, type ProcessInvocationSpec } from '..';
 import { killTree } from '../../terminals/processTree';
+import { CLI_HANGUP_GRACE_MS } from './cliHangupGrace';
 import { parseHarnessLine } from './harnessEventParsing';
 
 /** Output kept per run for a card that opens late (the newest items; a run's text is small next to this). */
@@ -110,7 +111,7 @@ export class HeadlessHarnessRun implements Disposable {
   async kill(): Promise<void> {
     if (this.exitInfo || this.child.pid === undefined) return;
     const closed = new Promise<void>((resolve) => this.child.once('close', () => resolve()));
-    await killTree(this.child.pid);
+    await killTree(this.child.pid, CLI_HANGUP_GRACE_MS);
     await closed;
   }
 
