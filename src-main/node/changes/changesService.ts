@@ -338,9 +338,10 @@ export class ChangesService implements TurnRecorder {
     return this.turn(row.id);
   }
 
-  /** Waits for the turns still ending (their "after" snapshots), then stops reporting. */
+  /** Waits for the turns still ending (their "after" snapshots) and the engines' background work, then stops reporting. */
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.ending]);
+    await Promise.allSettled([...this.engines.values()].map((opening) => opening.then((engine) => engine.idle())));
     this.changed.dispose();
   }
 

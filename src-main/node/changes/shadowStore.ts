@@ -8,6 +8,7 @@ import { reverseHunks } from './reverseHunks';
 import { nulFields, ShadowGit } from './shadowGit';
 import { prepareShadowStore } from './shadowStoreSetup';
 import { stageWorkspace } from './stageWorkspace';
+import { WorkspaceFingerprint } from './workspaceFingerprint';
 import { changedFilesBetween, diffTrees, NO_COMMANDS, type FileChange, type TreeEntryChange } from './treeDiff';
 import { checkWorkspacePath, deleteWorkspaceEntry, lstatInWorkspace, readWorkspaceFile, writeWorkspaceEntry, type BlobMode } from './workspaceFiles';
 
@@ -40,10 +41,15 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const queues = new Map<string, Promise<unknown>>();
 
 /**
- * The tree each store's index was last written as, by this process: when nothing changed since (a turn that touched
- * no file), the snapshot is that tree without another git process. Only snapshots write a store's index.
+ * The last snapshot this process took of each store, whose tree its index was last written as (only snapshots write
+ * a store's index). When its fingerprint shows nothing changed since (a turn that touched no file, a prompt after a
+ * pause), the next snapshot is that tree without a git process; when git lists nothing changed, it is that tree
+ * without `write-tree`.
  */
-const lastTrees = new Map<string, string>();
+const lastSnapshots = new Map<string, { tree: string; skipped: SkippedFile[]; fingerprint: WorkspaceFingerprint | null }>();
+
+/** Per store, the fingerprint of its last snapshot while it is being recorded. */
+const fingerprinting = new Map<string, Promise<void>>();
 
 function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
   const previous = queues.get(key) ?? Promise.resolve();
@@ -86,16 +92,37 @@ export class ShadowStore {
   /** Records the workspace as it is now; concurrent calls on one store are serialised. */
   snapshot(): Promise<SnapshotResult> {
     return serialised(this.storeDir, async () => {
+      const last = lastSnapshots.get(this.storeDir);
+      if (last?.fingerprint?.unchanged()) return { tree: last.tree, skipped: [...last.skipped] };
       // Forgotten until this snapshot ends: one that fails half-way leaves an index no tree was written of.
-      const known = lastTrees.get(this.storeDir);
-      lastTrees.delete(this.storeDir);
+      lastSnapshots.delete(this.storeDir);
+      const startedMs = Date.now();
       const { skipped, listed, listingMs } = await stageWorkspace(this.git, this.workspace, this.maxFileBytes);
-      let tree = known;
+      let tree = last?.tree;
       if (listed > 0 || tree === undefined) tree = (await this.git.run(['write-tree'])).stdout.toString('utf8').trim();
-      lastTrees.set(this.storeDir, tree);
+      const taken = { tree, skipped, fingerprint: null as WorkspaceFingerprint | null };
+      lastSnapshots.set(this.storeDir, taken);
       await this.refreshIfSlow(listingMs);
-      return { tree, skipped };
+      // Fingerprinted beside whatever comes next, not before it: neither the turn this snapshot opens nor the next
+      // snapshot waits for it. It is kept only if no other snapshot began meanwhile (each forgets the last one as it
+      // begins), so it always describes the index this snapshot wrote.
+      const recording = WorkspaceFingerprint.record(this.git, this.workspace, skipped, startedMs).then(
+        (fingerprint) => {
+          if (lastSnapshots.get(this.storeDir) === taken) taken.fingerprint = fingerprint;
+        },
+        () => undefined,
+      );
+      fingerprinting.set(this.storeDir, recording);
+      void recording.then(() => {
+        if (fingerprinting.get(this.storeDir) === recording) fingerprinting.delete(this.storeDir);
+      });
+      return { tree, skipped: [...skipped] };
     });
+  }
+
+  /** Resolves once the work a snapshot left running (its fingerprint's git processes) is done. */
+  async idle(): Promise<void> {
+    await fingerprinting.get(this.storeDir);
   }
 
   /**

@@ -15,6 +15,8 @@ export interface SnapshotEngine {
   restore(targetTree: string, plan: RestorePlan['files']): Promise<void>;
   rejectHunk(fromTree: string, toTree: string, path: string, hunkIndex: number): Promise<void>;
   rejectFile(fromTree: string, toTree: string, path: string): Promise<void>;
+  /** Resolves once what a snapshot left running in the background is done (the host waits for it as it stops). */
+  idle(): Promise<void>;
 }
 
 /** Opens (or creates) the shadow store of a workspace, given its real path. */

@@ -43,6 +43,9 @@ export async function stageWorkspace(git: ShadowGit, workspace: string, maxFileB
       storePaths = (paths) => resolve(paths.length === 0 ? '' : paths.join('\0') + '\0');
     }),
   });
+  // It can fail (an index git cannot read) while the listing still runs: that failure is the snapshot's, reported
+  // when it is awaited below, never an unhandled rejection that would end the host.
+  updating.catch(() => undefined);
   try {
     return await listAndStage(git, workspace, maxFileBytes, async (paths) => {
       storePaths(paths);
