@@ -222,3 +222,28 @@ test('restoring a snapshot that left a file out as too large keeps that file: th
   assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), 'two\n');
   assert.equal(readFileSync(join(ws, 'big.bin'), 'utf8'), 'small now\n');
 });
+
+test('prepare readies a session\'s store ahead of its first turn without recording anything; that turn\'s snapshot then runs no git', async (t) => {
+  const f = fixture(t);
+  const ws = workspace(t, { 'a.txt': 'one\n', 'b.txt': 'two\n' });
+  const session = f.sessions.create(ws, 'prepared', 'user');
+  await f.changes.prepare(session.id);
+  assert.deepEqual(f.changes.timeline(session.id), [], 'a prepare is not a snapshot of the session');
+  assert.deepEqual(f.opened, [ws]);
+
+  // With the store's index made garbage, any git process of the snapshot would fail and the turn would have no review.
+  const index = join((await ShadowStore.open(f.home, ws)).storeDir, 'index');
+  const kept = readFileSync(index);
+  writeFileSync(index, 'not an index');
+  const handle = await f.changes.beginTurn(session.id, { kind: 'agent_run', id: 'run_prepared' }, 'tester', 'edit');
+  writeFileSync(index, kept);
+  writeFileSync(join(ws, 'a.txt'), 'ONE\n');
+  await handle.end();
+  assert.deepEqual(f.logged, []);
+  assert.deepEqual(f.changes.timeline(session.id).map((s) => s.moment), ['start', 'after']);
+  const { files } = await f.changes.files(handle.turnId!);
+  assert.deepEqual(files.map((file) => `${file.status} ${file.path}`), ['modified a.txt']);
+
+  // An unknown session is nothing to prepare, and no error.
+  await f.changes.prepare('ses_unknown');
+});

@@ -141,6 +141,8 @@ export class AcpService {
     };
     this.options.ledger.append({ type: 'acp.start', actor, sessionId, payload: { conversationId: record.id, agentId: entry.id, command: entry.command, args: entry.args } });
     this.save(record);
+    // The first prompt's "before" snapshot then finds the store ready and the workspace already stored.
+    void this.options.turns?.prepare(sessionId);
     const live = await this.launch(record, async (connection) => connection.newSession(session.workspace));
     return live.record;
   }

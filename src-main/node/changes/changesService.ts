@@ -89,6 +89,20 @@ export class ChangesService implements TurnRecorder {
     }
   }
 
+  async prepare(sessionId: string): Promise<void> {
+    let workspace: string;
+    try {
+      workspace = this.options.sessions.get(sessionId).workspace;
+    } catch {
+      return;
+    }
+    await this.serially(workspace, async () => {
+      const engine = await this.engine(workspace);
+      await engine.snapshot();
+      await engine.idle();
+    }).catch((error: unknown) => this.options.log.error(`changes: the workspace ${workspace} could not be prepared:`, error));
+  }
+
   private async openTurn(sessionId: string, source: TurnSource, agent: string, title: string): Promise<{ row: TurnRow; before: SnapshotRow }> {
     const session = this.options.sessions.get(sessionId);
     const id = newId('turn');
@@ -338,9 +352,13 @@ export class ChangesService implements TurnRecorder {
     return this.turn(row.id);
   }
 
-  /** Waits for the turns still ending (their "after" snapshots) and the engines' background work, then stops reporting. */
+  /**
+   * Waits for the turns still ending (their "after" snapshots), the work queued on the workspaces (a prepare, say) and
+   * the engines' background work, then stops reporting.
+   */
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.ending]);
+    await Promise.allSettled([...this.queues.values()]);
     await Promise.allSettled([...this.engines.values()].map((opening) => opening.then((engine) => engine.idle())));
     this.changed.dispose();
   }

@@ -18,6 +18,12 @@ export interface TurnHandle {
  */
 export interface TurnRecorder {
   beginTurn(sessionId: string, source: TurnSource, agent: string, title: string): Promise<TurnHandle>;
+  /**
+   * A turn in this session is coming (a conversation is starting): the workspace's store is opened and brought up to
+   * date in the background, so the first turn's snapshot need not create it or store every file. Records nothing;
+   * resolves once done, and never rejects (a failure is logged, and the first turn's snapshot tries again).
+   */
+  prepare(sessionId: string): Promise<void>;
 }
 
 /** The handle of a turn that could not be recorded at all. */
