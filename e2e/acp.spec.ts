@@ -238,4 +238,42 @@ test.describe('ACP conversations', () => {
     for (const n of [10, 45, 58]) await expect(reply).toContainText(`«${n}» a long answer`);
     await expect(card.getByTestId('acp-block-pending')).toHaveCount(0);
   });
+  test('a reply streaming in faster than anyone reads is redrawn at most ~30 times a second, and its end is drawn', async ({ webBrowser }) => {
+    const home = join(tmp, 'home');
+    const userHome = join(tmp, 'user');
+    const workspace = join(tmp, 'project');
+    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
+    // A short chunk every 4 ms for 3 s (test/acp/fakeAcpAgent.ts): a page with nothing else to do draws at every frame.
+    writeFakeAcpAgent(home, 'fake', 'steady-stream');
+    host = await startAcpHost(await freePort(), home, userHome);
+    context = await (await webBrowser()).newContext({ viewport: { width: 1000, height: 700 } });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await expectConnected(page);
+    await createSession(page, workspace, 'acp-steady');
+    const view = visibleSessionView(page);
+    await view.getByTestId('acp-new').click();
+    await view.getByTestId('acp-agent-fake').click();
+    const card = view.getByTestId('acp-conversation');
+    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    // Every change of the card's log, timed: each redraw of the reply is one batch of mutations.
+    await card.getByRole('log', { name: 'Conversation' }).evaluate((log) => {
+      const draws: number[] = [];
+      (window as { __draws?: number[] }).__draws = draws;
+      new MutationObserver(() => draws.push(performance.now())).observe(log, { childList: true, subtree: true, characterData: true });
+    });
+    await card.getByTestId('acp-prompt').fill('Stream steadily');
+    await card.getByTestId('acp-send').click();
+    const reply = card.getByTestId('acp-agent-message');
+    await expect(reply).toContainText('«end»', { timeout: 30_000 });
+    await expect(card).toHaveAttribute('data-status', 'ready');
+    await expect(reply).toContainText('«749» streaming steadily');
+
+    const draws = await page.evaluate(() => (window as { __draws?: number[] }).__draws!);
+    // The middle of the stream (its first draws are the prompt's and the reply's first chunk, drawn at once).
+    const middle = draws.slice(5, -2);
+    const perSecond = ((middle.length - 1) * 1000) / (middle.at(-1)! - middle[0]);
+    expect(middle.length).toBeGreaterThan(20);
+    expect(perSecond).toBeLessThanOrEqual(36);
+  });
 });

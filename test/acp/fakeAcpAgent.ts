@@ -14,6 +14,8 @@
 //   conversation    a well-behaved agent for the UI: markdown replies, a plan, a permitted write (fakeAcpConversation.ts)
 //   long-reply      a prompt streams LONG_REPLY_PARAGRAPHS paragraphs («n» at the start of each) at once, then a few
 //                   words every 100 ms until session/cancel: a reply still streaming, far longer than the view
+//   steady-stream   a prompt streams a short chunk («n») every 4 ms for STEADY_STREAM_CHUNKS chunks, a paragraph every
+//                   50, then «end» and the turn ends: faster than anyone reads, slow enough for any page to draw
 import { createInterface } from 'node:readline';
 import { conversationScenario } from './fakeAcpConversation';
 
@@ -36,6 +38,7 @@ const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content
 /** What session/cancel stops (the long-reply scenario's turn). */
 let onCancel: (() => void) | null = null;
 const LONG_REPLY_PARAGRAPHS = 60;
+const STEADY_STREAM_CHUNKS = 750;
 
 async function onRequest(id: number, method: string, params: any): Promise<void> {
   if (scenario === 'conversation' && (await conversationScenario({ send, request, update }, id, method, params))) return;
@@ -75,6 +78,17 @@ async function onRequest(id: number, method: string, params: any): Promise<void>
         clearInterval(more);
         send({ id, result: { stopReason: 'cancelled' } });
       };
+      return;
+    }
+    if (scenario === 'steady-stream') {
+      let n = 0;
+      const timer = setInterval(() => {
+        update(sessionId, chunk(`«${n}» streaming steadily ${(n + 1) % 50 === 0 ? '\n\n' : ''}`));
+        if (++n < STEADY_STREAM_CHUNKS) return;
+        clearInterval(timer);
+        update(sessionId, chunk('«end»'));
+        send({ id, result: { stopReason: 'end_turn' } });
+      }, 4);
       return;
     }
     if (scenario === 'huge-line') {

@@ -27,7 +27,7 @@ function anyRunning(rootPid: number, also: number[]): boolean {
 }
 
 /** How long a tree gets between SIGHUP and SIGKILL unless its owner says otherwise. */
-export const HANGUP_GRACE_MS = 500;
+const HANGUP_GRACE_MS = 500;
 
 /**
  * Ends the whole tree: SIGHUP first (what closing a terminal means to a shell and its jobs), then SIGKILL to every

@@ -10,11 +10,18 @@ const CREDIT = 4000;
 const FALLBACK_MS = 250;
 /** A new item is drawn at once unless the card drew less than this long ago (then it waits for the frame). */
 const MIN_GAP_MS = 4;
+/**
+ * An item that only grows (a reply streaming in) is redrawn at most this often, about 30 times a second, as the
+ * terminal card draws its output: each redraw lays out the new text, and at thousands of chunks a second redrawing at
+ * every animation frame left the page no frame of its own (scrolling, typing) and fewer frames in all.
+ */
+const GROW_REDRAW_MS = 33;
 
 /**
- * A conversation's entries (acp.updates) folded into its model as they come, redrawn at most once per animation
- * frame: an agent may stream thousands of chunks a second, and folding one is cheap while drawing one is not. The
- * frame's draw commits in the animation frame itself (flushSync), so it is painted in that frame, not the next.
+ * A conversation's entries (acp.updates) folded into its model as they come, redrawn in an animation frame at most
+ * every GROW_REDRAW_MS: an agent may stream thousands of chunks a second, and folding one is cheap while drawing one
+ * is not. The frame's draw commits in the animation frame itself (flushSync), so it is painted in that frame, not the
+ * next.
  * An entry that starts a new item (the prompt, a reply's first chunk, a tool call) is drawn as soon as its message
  * is folded: the first chunk is what the user waits for, and the next frame may be a while away on a busy page;
  * what only grows an item waits for the frame. Credit goes back at each draw and every quarter window folded, not per
@@ -38,6 +45,14 @@ export function useConversationEntries(conversationId: string): { model: Convers
     let unacknowledged = 0;
     let subscription: { ack(weight: number): void; dispose(): void } | null = null;
     let disposed = false;
+    const drawOnFrame = (now: number): void => {
+      frame = null;
+      if (now - drawnAt < GROW_REDRAW_MS) {
+        frame = requestAnimationFrame(drawOnFrame);
+        return;
+      }
+      draw();
+    };
     const draw = (): void => {
       if (frame !== null) cancelAnimationFrame(frame);
       if (fallback !== null) clearTimeout(fallback);
@@ -70,7 +85,7 @@ export function useConversationEntries(conversationId: string): { model: Convers
               queueMicrotask(draw);
               return;
             }
-            frame ??= requestAnimationFrame(draw);
+            frame ??= requestAnimationFrame(drawOnFrame);
             fallback ??= setTimeout(draw, FALLBACK_MS);
           },
           onEnd: (e) => {
