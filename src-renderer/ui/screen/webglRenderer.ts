@@ -10,18 +10,25 @@ function domRendererForced(): boolean {
   }
 }
 
+/** What the page's GPU was found to be, once a context could be made: it does not change while the page lives. */
+let hardwareWebgl2: boolean | undefined;
+
 /**
  * True only for a hardware WebGL2 context. A software rasteriser (SwiftShader, llvmpipe: what headless or
  * GPU-less machines offer) makes the WebGL renderer several times slower than the DOM one, so it does not count.
+ * Asked once per page: making and losing a context to ask cost each new terminal or run card tens of ms before its
+ * first character (docs/performance.md#run-card). A context that could not be made (too many open) is asked again.
  */
 function canCreateWebgl2(): boolean {
+  if (hardwareWebgl2 !== undefined) return hardwareWebgl2;
   try {
     const context = document.createElement('canvas').getContext('webgl2');
     if (!context) return false;
     const info = context.getExtension('WEBGL_debug_renderer_info');
     const renderer = info ? String(context.getParameter(info.UNMASKED_RENDERER_WEBGL)) : '';
     context.getExtension('WEBGL_lose_context')?.loseContext();
-    return !/swiftshader|llvmpipe|softpipe|software/i.test(renderer);
+    hardwareWebgl2 = !/swiftshader|llvmpipe|softpipe|software/i.test(renderer);
+    return hardwareWebgl2;
   } catch {
     return false;
   }
