@@ -5,7 +5,7 @@
 // again, the conversation's history comes back from the event log (after a page reload too), and Resume continues it.
 // An agent's command (terminal/create) asks on a consent card, runs as a run of the shell tool, and its output shows
 // in the tool call's own screen.
-import type { BrowserContext } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +34,37 @@ test.describe('ACP conversations', () => {
     if (host) await stopHost(host, false);
     rmSync(tmp, { recursive: true, force: true });
   });
+
+  /** A host whose user-configured agent "fake" plays `scenario` (test/acp/fakeAcpAgent.ts), and a page on it in a session. */
+  async function pageWithFakeAgent(
+    webBrowser: () => Promise<Browser>,
+    scenario: string,
+    sessionName: string,
+    options: { viewport: { width: number; height: number }; colorScheme?: 'light' | 'dark'; clipboard?: boolean },
+  ): Promise<{ page: Page; view: Locator }> {
+    const home = join(tmp, 'home');
+    const userHome = join(tmp, 'user');
+    const workspace = join(tmp, 'project');
+    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
+    writeFakeAcpAgent(home, 'fake', scenario);
+    host = await startAcpHost(await freePort(), home, userHome);
+    context = await (await webBrowser()).newContext({ viewport: options.viewport, colorScheme: options.colorScheme });
+    if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
+    const page = await context.newPage();
+    await page.goto(host.url);
+    await expectConnected(page);
+    await createSession(page, workspace, sessionName);
+    return { page, view: visibleSessionView(page) };
+  }
+
+  /** "New agent conversation" with the fake agent; its card once the agent is ready. */
+  async function newFakeConversation(view: Locator): Promise<Locator> {
+    await view.getByTestId('acp-new').click();
+    await view.getByTestId('acp-agent-fake').click();
+    const card = view.getByTestId('acp-conversation');
+    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    return card;
+  }
 
   test('a whole conversation: streamed reply, a write allowed on its consent card, its diff, the plan, a restart, Resume', async ({ webBrowser }) => {
     const home = join(tmp, 'home');
@@ -133,22 +164,8 @@ test.describe('ACP conversations', () => {
   });
 
   test("an agent's command asks on a consent card, then its output shows in the tool call", async ({ webBrowser }) => {
-    const home = join(tmp, 'home');
-    const userHome = join(tmp, 'user');
-    const workspace = join(tmp, 'project');
-    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
-    writeFakeAcpAgent(home, 'fake', 'conversation');
-    host = await startAcpHost(await freePort(), home, userHome);
-    context = await (await webBrowser()).newContext({ viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
-    const page = await context.newPage();
-    await page.goto(host.url);
-    await expectConnected(page);
-    await createSession(page, workspace, 'acp-run');
-    const view = visibleSessionView(page);
-    await view.getByTestId('acp-new').click();
-    await view.getByTestId('acp-agent-fake').click();
-    const card = view.getByTestId('acp-conversation');
-    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    const { view } = await pageWithFakeAgent(webBrowser, 'conversation', 'acp-run', { viewport: { width: 1400, height: 1000 }, colorScheme: 'light' });
+    const card = await newFakeConversation(view);
 
     await card.getByTestId('acp-prompt').fill('Please run the build');
     await card.getByTestId('acp-send').click();
@@ -166,24 +183,9 @@ test.describe('ACP conversations', () => {
     await expect(card.getByTestId('acp-agent-message').last()).toContainText('The build exited with 0.');
   });
   test('a long reply still streaming: the view follows its newest words, scrolling back up shows its text, which can be selected and copied', async ({ webBrowser }) => {
-    const home = join(tmp, 'home');
-    const userHome = join(tmp, 'user');
-    const workspace = join(tmp, 'project');
-    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
     // 60 paragraphs at once, then a few words every 100 ms until cancelled (test/acp/fakeAcpAgent.ts).
-    writeFakeAcpAgent(home, 'fake', 'long-reply');
-    host = await startAcpHost(await freePort(), home, userHome);
-    context = await (await webBrowser()).newContext({ viewport: { width: 1000, height: 700 }, colorScheme: 'dark' });
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.url).origin });
-    const page = await context.newPage();
-    await page.goto(host.url);
-    await expectConnected(page);
-    await createSession(page, workspace, 'acp-long');
-    const view = visibleSessionView(page);
-    await view.getByTestId('acp-new').click();
-    await view.getByTestId('acp-agent-fake').click();
-    const card = view.getByTestId('acp-conversation');
-    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    const { page, view } = await pageWithFakeAgent(webBrowser, 'long-reply', 'acp-long', { viewport: { width: 1000, height: 700 }, colorScheme: 'dark', clipboard: true });
+    const card = await newFakeConversation(view);
     await card.getByTestId('acp-prompt').fill('Tell me everything');
     await card.getByTestId('acp-send').click();
 
@@ -239,23 +241,9 @@ test.describe('ACP conversations', () => {
     await expect(card.getByTestId('acp-block-pending')).toHaveCount(0);
   });
   test('a reply streaming in faster than anyone reads is redrawn at most ~30 times a second, and its end is drawn', async ({ webBrowser }) => {
-    const home = join(tmp, 'home');
-    const userHome = join(tmp, 'user');
-    const workspace = join(tmp, 'project');
-    for (const dir of [home, userHome, workspace]) mkdirSync(dir);
     // A short chunk every 4 ms for 3 s (test/acp/fakeAcpAgent.ts): a page with nothing else to do draws at every frame.
-    writeFakeAcpAgent(home, 'fake', 'steady-stream');
-    host = await startAcpHost(await freePort(), home, userHome);
-    context = await (await webBrowser()).newContext({ viewport: { width: 1000, height: 700 } });
-    const page = await context.newPage();
-    await page.goto(host.url);
-    await expectConnected(page);
-    await createSession(page, workspace, 'acp-steady');
-    const view = visibleSessionView(page);
-    await view.getByTestId('acp-new').click();
-    await view.getByTestId('acp-agent-fake').click();
-    const card = view.getByTestId('acp-conversation');
-    await expect(card).toHaveAttribute('data-status', 'ready', { timeout: 30_000 });
+    const { page, view } = await pageWithFakeAgent(webBrowser, 'steady-stream', 'acp-steady', { viewport: { width: 1000, height: 700 } });
+    const card = await newFakeConversation(view);
     // Every change of the card's log, timed: each redraw of the reply is one batch of mutations.
     await card.getByRole('log', { name: 'Conversation' }).evaluate((log) => {
       const draws: number[] = [];
