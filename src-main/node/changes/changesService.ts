@@ -13,6 +13,7 @@ import { ChangeStore, FILE_VERDICT, skippedOf, toSnapshot, toTurn, type Snapshot
 import type { OpenSnapshotEngine, SnapshotEngine } from './snapshotEngine';
 import { UNRECORDED_TURN, type TurnHandle, type TurnRecorder } from './turnRecorder';
 import { fileVerdictOf, turnVerdictOf } from './verdictRules';
+import { WorkspaceEngines } from './workspaceEngines';
 
 export interface ChangesServiceOptions {
   db: Database;
@@ -61,9 +62,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  */
 export class ChangesService implements TurnRecorder {
   private readonly store: ChangeStore;
-  private readonly engines = new Map<string, Promise<SnapshotEngine>>();
-  /** Per workspace: the tail of the work on its files (snapshot, reject, restore), which the next waits for. */
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly workspaces: WorkspaceEngines;
   /** Turn ends in flight: the host waits for them before it closes the database. */
   private readonly ending = new Set<Promise<void>>();
   private readonly changed = new Emitter<ChangeTurn>();
@@ -73,6 +72,7 @@ export class ChangesService implements TurnRecorder {
 
   constructor(private readonly options: ChangesServiceOptions) {
     this.store = new ChangeStore(options.db);
+    this.workspaces = new WorkspaceEngines(options.openEngine);
     this.now = options.now ?? Date.now;
   }
 
@@ -96,8 +96,8 @@ export class ChangesService implements TurnRecorder {
     } catch {
       return;
     }
-    await this.serially(workspace, async () => {
-      const engine = await this.engine(workspace);
+    await this.workspaces.serially(workspace, async () => {
+      const engine = await this.workspaces.engine(workspace);
       await engine.snapshot();
       await engine.idle();
     }).catch((error: unknown) => this.options.log.error(`changes: the workspace ${workspace} could not be prepared:`, error));
@@ -170,7 +170,7 @@ export class ChangesService implements TurnRecorder {
       // Usually nothing was snapshotted in between: what the "after" snapshot counted is the turn's count.
       if (after.previous === row.before_snapshot) files = after.files_changed;
       else if (before?.tree && after.tree && before.tree !== after.tree) {
-        const engine = await this.engine(session.workspace);
+        const engine = await this.workspaces.engine(session.workspace);
         files = (await engine.changedFiles(before.tree, after.tree)).length;
       }
       this.store.endTurn(turnId, this.now(), after.id, files);
@@ -185,7 +185,7 @@ export class ChangesService implements TurnRecorder {
    * is recorded too (tree NULL, the reason in `error`) and logged: the turn goes on, its review says why there is none.
    */
   private takeSnapshot(session: Session, turnId: string, moment: 'before' | 'after'): Promise<SnapshotRow & { previous: string | null }> {
-    return this.serially(session.workspace, async () => {
+    return this.workspaces.serially(session.workspace, async () => {
       const first = !this.store.hasSnapshots(session.id);
       const previous = this.store.lastTakenSnapshot(session.id);
       const row: SnapshotRow = {
@@ -200,7 +200,7 @@ export class ChangesService implements TurnRecorder {
         skipped: '[]',
       };
       try {
-        const engine = await this.engine(session.workspace);
+        const engine = await this.workspaces.engine(session.workspace);
         const { tree, skipped } = await engine.snapshot();
         row.tree = tree;
         row.skipped = JSON.stringify(skipped);
@@ -270,7 +270,7 @@ export class ChangesService implements TurnRecorder {
     if (verdict === 'rejected') {
       const alreadyOnDisk = hunk === undefined ? current.file.verdict === 'rejected' : targets[0].verdict === 'rejected';
       if (!alreadyOnDisk) {
-        await this.serially(review.session.workspace, () =>
+        await this.workspaces.serially(review.session.workspace, () =>
           hunk === undefined ? review.engine.rejectFile(review.from, review.to, path) : review.engine.rejectHunk(review.from, review.to, path, hunk),
         );
       }
@@ -301,9 +301,9 @@ export class ChangesService implements TurnRecorder {
   async restorePlan(snapshotId: string, scope?: ChangesScope): Promise<RestorePlan> {
     const target = this.restorable(snapshotId, scope);
     const session = this.options.sessions.get(target.session_id);
-    const engine = await this.engine(session.workspace);
+    const engine = await this.workspaces.engine(session.workspace);
     // The workspace as it is now, in the shadow store only: the plan touches nothing of the workspace.
-    const files = await this.serially(session.workspace, async () => engine.restorePlan((await engine.snapshot()).tree, target.tree!, { targetSkipped: skippedOf(target) }));
+    const files = await this.workspaces.serially(session.workspace, async () => engine.restorePlan((await engine.snapshot()).tree, target.tree!, { targetSkipped: skippedOf(target) }));
     return { snapshot: snapshotId, files };
   }
 
@@ -323,8 +323,8 @@ export class ChangesService implements TurnRecorder {
       if (!before.tree) {
         throw new DomainError('unavailable', `the workspace could not be snapshotted before the restore (${before.error}), so it could not be undone: nothing was changed`);
       }
-      const engine = await this.engine(session.workspace);
-      await this.serially(session.workspace, async () => {
+      const engine = await this.workspaces.engine(session.workspace);
+      await this.workspaces.serially(session.workspace, async () => {
         plan = await engine.restorePlan(before.tree!, target.tree!, { targetSkipped: skippedOf(target) });
         await engine.restore(target.tree!, plan);
       });
@@ -358,8 +358,7 @@ export class ChangesService implements TurnRecorder {
    */
   async dispose(): Promise<void> {
     await Promise.allSettled([...this.ending]);
-    await Promise.allSettled([...this.queues.values()]);
-    await Promise.allSettled([...this.engines.values()].map((opening) => opening.then((engine) => engine.idle())));
+    await this.workspaces.settled();
     this.changed.dispose();
   }
 
@@ -401,8 +400,8 @@ export class ChangesService implements TurnRecorder {
         );
       }
     }
-    const engine = await this.engine(session.workspace);
-    const to = after ? after.tree! : (await this.serially(session.workspace, () => engine.snapshot())).tree;
+    const engine = await this.workspaces.engine(session.workspace);
+    const to = after ? after.tree! : (await this.workspaces.serially(session.workspace, () => engine.snapshot())).tree;
     const skipped = new Map<string, SkippedFile>();
     for (const snapshot of [before, after]) for (const file of snapshot ? skippedOf(snapshot) : []) skipped.set(file.path, file);
     return { row, session, engine, from: before!.tree!, to, running: !after, skipped: [...skipped.values()] };
@@ -431,34 +430,5 @@ export class ChangesService implements TurnRecorder {
 
   private fire(row: TurnRow): void {
     this.changed.fire(this.turnOf(this.store.turn(row.id) ?? row));
-  }
-
-  /** The workspace's store, opened once; a failed open is tried again next time (git installed since, say). */
-  private engine(workspace: string): Promise<SnapshotEngine> {
-    let opened = this.engines.get(workspace);
-    if (!opened) {
-      opened = this.options.openEngine(workspace);
-      this.engines.set(workspace, opened);
-      const mine = opened;
-      mine.catch(() => {
-        if (this.engines.get(workspace) === mine) this.engines.delete(workspace);
-      });
-    }
-    return opened;
-  }
-
-  /** Runs `work` after the workspace's earlier work on its files, failed or not. */
-  private serially<T>(workspace: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(workspace) ?? Promise.resolve();
-    const result = previous.then(work);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(workspace, tail);
-    void tail.then(() => {
-      if (this.queues.get(workspace) === tail) this.queues.delete(workspace);
-    });
-    return result;
   }
 }
