@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readlink, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RestorePlan, SkippedFile } from '../../../src-preload/contract/changes';
+import { KeyedQueue } from '../base/keyedQueue';
 import { ChangeNotFoundError, HunkNoLongerAppliesError, PathTakenError } from './changesErrors';
 import { parseHunks, type FileHunk } from './diffHunks';
 import { reverseHunks } from './reverseHunks';
@@ -38,7 +39,7 @@ const RECENT_PAIRS = 16;
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** One queue per store across every ShadowStore object of this process, so two never write one index at once. */
-const queues = new Map<string, Promise<unknown>>();
+const storeQueue = new KeyedQueue();
 
 /**
  * The last snapshot this process took of each store, whose tree its index was last written as (only snapshots write
@@ -51,16 +52,6 @@ const lastSnapshots = new Map<string, { tree: string; skipped: SkippedFile[]; fi
 /** Per store, the fingerprint of its last snapshot while it is being recorded. */
 const fingerprinting = new Map<string, Promise<void>>();
 
-function serialised<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const next = previous.then(task, task);
-  const tail = next.catch(() => undefined);
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return next;
-}
 
 /**
  * The shadow git store of one workspace (docs/changes.md): snapshots of the workspace's files as git trees, kept
@@ -85,13 +76,13 @@ export class ShadowStore {
     const real = await realpath(workspace);
     const storeDir = join(home, 'changes', createHash('sha256').update(real).digest('hex').slice(0, 16));
     const git = new ShadowGit(storeDir, real, join(storeDir, 'index'));
-    await serialised(storeDir, () => prepareShadowStore(git, real));
+    await storeQueue.run(storeDir, () => prepareShadowStore(git, real));
     return new ShadowStore(git, real, storeDir, options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES);
   }
 
   /** Records the workspace as it is now; concurrent calls on one store are serialised. */
   snapshot(): Promise<SnapshotResult> {
-    return serialised(this.storeDir, async () => {
+    return storeQueue.run(this.storeDir, async () => {
       const last = lastSnapshots.get(this.storeDir);
       if (last?.fingerprint?.unchanged()) return { tree: last.tree, skipped: [...last.skipped] };
       // Forgotten until this snapshot ends: one that fails half-way leaves an index no tree was written of.
@@ -180,7 +171,7 @@ export class ShadowStore {
 
   /** Makes the workspace's files match targetTree for the plan's paths (writes, recreates, deletes). */
   restore(targetTree: string, plan: RestorePlan['files']): Promise<void> {
-    return serialised(this.storeDir, async () => {
+    return storeQueue.run(this.storeDir, async () => {
       // Every path is checked before anything is written (relative, inside, no link above it), so a plan with one
       // unsafe path is refused whole rather than half-applied. A link the plan itself deletes first is no obstacle
       // (the write below it is checked again when it happens).
@@ -204,7 +195,7 @@ export class ShadowStore {
 
   /** Reverse-applies one hunk of fromTree→toTree to the file on disk now; HunkNoLongerAppliesError if the file changed so it no longer applies. */
   rejectHunk(fromTree: string, toTree: string, path: string, hunkIndex: number): Promise<void> {
-    return serialised(this.storeDir, async () => {
+    return storeQueue.run(this.storeDir, async () => {
       const { file, entry } = await this.findChange(fromTree, toTree, path);
       const hunks = await this.hunksOf(fromTree, toTree, file);
       const hunk = hunks[hunkIndex];
@@ -223,7 +214,7 @@ export class ShadowStore {
 
   /** Puts the file back as it was in fromTree (deletes it if added, recreates it if deleted); text keeps later edits elsewhere in it. */
   rejectFile(fromTree: string, toTree: string, path: string): Promise<void> {
-    return serialised(this.storeDir, async () => {
+    return storeQueue.run(this.storeDir, async () => {
       const { file, entry } = await this.findChange(fromTree, toTree, path);
       await this.rejectWholeFile(file, entry);
     });

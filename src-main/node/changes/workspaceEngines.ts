@@ -1,3 +1,4 @@
+import { KeyedQueue } from '../base/keyedQueue';
 import type { OpenSnapshotEngine, SnapshotEngine } from './snapshotEngine';
 
 /**
@@ -7,8 +8,8 @@ import type { OpenSnapshotEngine, SnapshotEngine } from './snapshotEngine';
  */
 export class WorkspaceEngines {
   private readonly engines = new Map<string, Promise<SnapshotEngine>>();
-  /** Per workspace: the tail of the work on its files, which the next waits for. */
-  private readonly queues = new Map<string, Promise<void>>();
+  /** The work on each workspace's files, one task at a time. */
+  private readonly queue = new KeyedQueue();
 
   constructor(private readonly open: OpenSnapshotEngine) {}
 
@@ -28,22 +29,12 @@ export class WorkspaceEngines {
 
   /** Runs `work` after the workspace's earlier work on its files, failed or not. */
   serially<T>(workspace: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.queues.get(workspace) ?? Promise.resolve();
-    const result = previous.then(work);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(workspace, tail);
-    void tail.then(() => {
-      if (this.queues.get(workspace) === tail) this.queues.delete(workspace);
-    });
-    return result;
+    return this.queue.run(workspace, work);
   }
 
   /** Resolves once the work queued on every workspace and the engines' background work are done. */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.queues.values()]);
+    await this.queue.settled();
     await Promise.allSettled([...this.engines.values()].map((opening) => opening.then((engine) => engine.idle())));
   }
 }

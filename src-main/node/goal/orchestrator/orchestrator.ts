@@ -2,6 +2,7 @@ import type { TurnRecorder } from '../../changes/turnRecorder';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import type { DirtyTreeAnswer } from '../../../../src-preload/contract/goal';
 import { DomainError } from '../../base/domainError';
+import { KeyedQueue } from '../../base/keyedQueue';
 import { Emitter, type Disposable } from '../../../../src-preload/rpc';
 import { CheckpointResumer } from '../metaShell/checkpointResumer';
 import type { CheckpointStore } from '../metaShell/checkpointStore';
@@ -63,7 +64,7 @@ export class Orchestrator implements GoalRunService, Disposable {
   readonly config: OrchestratorConfig;
   private readonly resumer: CheckpointResumer;
   private readonly runs = new Map<string, ActiveRun>();
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queue = new KeyedQueue();
   private readonly views = new Map<string, GoalRunView>();
   private readonly changed = new Emitter<GoalRunView>();
 
@@ -227,16 +228,7 @@ export class Orchestrator implements GoalRunService, Disposable {
    * Roll back from two windows, must not start two loops or revert under a starting run.
    */
   private oneAtATime<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.queues.get(sessionId) ?? Promise.resolve()).then(work);
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(sessionId, settled);
-    void settled.then(() => {
-      if (this.queues.get(sessionId) === settled) this.queues.delete(sessionId);
-    });
-    return result;
+    return this.queue.run(sessionId, work);
   }
 
   private launch(sessionId: string, dirtyTree?: 'commit' | 'stash'): GoalRunView {
