@@ -92,7 +92,9 @@ if (needsPrivateKeyring) {
     });
 
     it('stops on expired_token when nobody enters the code in time', async (t) => {
-      const server = await startOidcTestServer({ intervalS: 1, deviceCodeTtlS: 2 });
+      // The provider counts the code's life in whole seconds: with 2 s it could expire 1.1 s after it was issued, before
+      // a loaded machine's first poll (1 s later) had seen authorization_pending. 3 s leaves that first poll pending.
+      const server = await startOidcTestServer({ intervalS: 1, deviceCodeTtlS: 3 });
       const fixture = await fixtureFor(server);
       t.after(() => fixture.close());
       t.after(() => server.close());
