@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { test, type TestContext } from 'node:test';
 import type { AcpConversation, AcpEntry, ConsentPromptEvent } from '../../src-preload/contract';
 import { AcpPlainLauncher } from '../../src-main/node/acp/acpPlainLauncher';
+import { databasePath } from '../../src-main/node/home';
 import { createHostServices } from '../../src-main/node/hostServices';
 import { isAlive } from '../../src-main/node/base/processTable';
 import { tempDir, waitFor } from '../helpers';
@@ -31,6 +32,7 @@ function writeAgents(home: string, workspace: string): void {
         agent('fake-term', 'terminal'),
         agent('fake-hung', 'ignore-cancel'),
         agent('fake-crash', 'exit-mid-turn'),
+        agent('fake-read-log', 'read-log', { FAKE_ACP_DB: databasePath(home) }),
       ],
     }),
   );
@@ -182,6 +184,16 @@ test('cancel answers a pending permission request `cancelled`', { timeout: 60_00
   await host.services.handlers['acp.cancel']({ conversationId: conversation.id }, CONNECTION);
   assert.equal((await turn).stopReason, 'cancelled');
   assert.deepEqual(text(entries(host, conversation.id)), ['permission: cancelled']);
+});
+
+test('the prompt and its `prompting` status are on disk before the agent sees the prompt: a crash then cannot lose a turn the agent acted on', { timeout: 60_000 }, async (t) => {
+  const { host } = await fakeAgentHost(t);
+  const conversation = await host.services.handlers['acp.start']({ sessionId: host.sessionId, agent: 'fake-read-log' }, CONNECTION);
+  for (const prompt of ['first question', 'second question']) {
+    await host.services.handlers['acp.prompt']({ conversationId: conversation.id, text: prompt }, CONNECTION);
+    // The agent read the database on its own connection the moment the prompt reached it.
+    assert.deepEqual(JSON.parse(text(entries(host, conversation.id)).at(-1)!), { prompt, status: 'prompting' });
+  }
 });
 
 test('a terminal runs through the exec service (the Runs panel) after consent', { timeout: 60_000 }, async (t) => {

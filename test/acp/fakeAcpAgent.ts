@@ -14,6 +14,8 @@
 //   conversation    a well-behaved agent for the UI: markdown replies, a plan, a permitted write (fakeAcpConversation.ts)
 //   long-reply      a prompt streams LONG_REPLY_PARAGRAPHS paragraphs («n» at the start of each) at once, then a few
 //                   words every 100 ms until session/cancel: a reply still streaming, far longer than the view
+//   read-log        a prompt is answered by what the host's database (FAKE_ACP_DB, opened read-only) holds at that
+//                   moment: the newest prompt's text and the newest status, as JSON in one chunk
 //   steady-stream   a prompt streams a short chunk («n») every 4 ms for STEADY_STREAM_CHUNKS chunks, a paragraph every
 //                   50, then «end» and the turn ends: faster than anyone reads, slow enough for any page to draw
 import { createInterface } from 'node:readline';
@@ -98,6 +100,19 @@ async function onRequest(id: number, method: string, params: any): Promise<void>
         if (!process.stdout.write(piece)) await new Promise((resolve) => process.stdout.once('drain', resolve));
       }
       process.stdout.write('"}}}}\n');
+      return;
+    }
+    if (scenario === 'read-log') {
+      const { default: Sqlite } = await import('better-sqlite3');
+      const db = new Sqlite(process.env.FAKE_ACP_DB!, { readonly: true });
+      const newest = (type: string) => {
+        const row = db.prepare("SELECT payload FROM event_log WHERE kind = 'acp.event' AND json_extract(payload, '$.type') = ? ORDER BY seq DESC LIMIT 1").get(type) as { payload: string } | undefined;
+        return row ? JSON.parse(row.payload).data : null;
+      };
+      const seen = { prompt: newest('prompt')?.text ?? null, status: newest('status')?.status ?? null };
+      db.close();
+      update(sessionId, chunk(JSON.stringify(seen)));
+      send({ id, result: { stopReason: 'end_turn' } });
       return;
     }
     if (scenario === 'ignore-cancel') {

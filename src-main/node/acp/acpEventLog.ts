@@ -44,6 +44,11 @@ export class AcpEventLog {
     return { seq, ts: Date.now(), conversationId: conversation.id, type, data: payload.data };
   }
 
+  /** Resolves once every entry appended so far is committed (the host's thread goes on meanwhile). */
+  committed(): Promise<void> {
+    return this.log.committed();
+  }
+
   /** The session a conversation belongs to, or undefined for an unknown id. */
   sessionIdOf(conversationId: string): string | undefined {
     const known = this.sessions.get(conversationId);

@@ -178,12 +178,14 @@ export class AcpService {
     const live = this.running(conversationId);
     if (live.turn) throw new AcpError('ACP_BUSY', `the ${live.record.agentName} agent is still working on the last prompt; wait for it or cancel it`);
     this.options.ledger.append({ type: 'acp.prompt', actor, sessionId: live.record.sessionId, payload: { conversationId, chars: text.length } });
-    // One wait for the event log's writer, not two: the status append right after is durable and commits the prompt
-    // with it, before the agent sees the prompt. Each wait blocks the host's thread on the writer, which runs at a
-    // lower priority, and under load a wait is long (docs/performance.md#acp-conversations).
+    // The prompt and the `prompting` status are committed before the agent sees the prompt, but the host's thread
+    // does not block on the event log's writer for it (it runs at a lower priority, and under load a wait is long):
+    // the commit is awaited beside the turn's snapshot, and meanwhile both entries reach the page
+    // (docs/performance.md#acp-conversations).
     live.replay = null;
     const seq = this.entry(live.record, 'prompt', { text }, { durable: false });
-    this.update(live, { status: 'prompting', statusReason: null });
+    this.update(live, { status: 'prompting', statusReason: null }, { durable: false });
+    const committed = this.store.committed();
     // The snapshot before the turn is taken before the agent sees the prompt, so all it changes lands in the turn;
     // meanwhile live.turn holds it, so a second prompt is refused as busy, and a cancel aborts it as it aborts a
     // waiting permission request: the prompt is then not sent.
@@ -191,7 +193,7 @@ export class AcpService {
     const beforePrompt = new AbortController();
     live.pending.add(beforePrompt);
     live.turn = recording ?? null;
-    const recorded = await recording;
+    const [recorded] = await Promise.all([recording, committed]);
     live.pending.delete(beforePrompt);
     if (beforePrompt.signal.aborted) {
       live.turn = null;
@@ -406,13 +408,14 @@ export class AcpService {
     await Promise.all([live.connection.close(error), live.terminals.releaseAll().catch(this.onError)]);
   }
 
-  private update(live: Live, change: Partial<AcpConversation>): void {
+  /** Changes the conversation's record; the status entry is durable unless `options.durable` says otherwise. */
+  private update(live: Live, change: Partial<AcpConversation>, options?: { durable?: boolean }): void {
     live.record = { ...live.record, ...change, updatedAt: Date.now() };
-    this.save(live.record);
+    this.save(live.record, options);
   }
 
-  private save(record: AcpConversation): void {
-    this.entry(record, 'status', record);
+  private save(record: AcpConversation, options?: { durable?: boolean }): void {
+    this.entry(record, 'status', record, options);
     this.changed.fire(record);
   }
 

@@ -214,6 +214,20 @@ export class EventLog implements Disposable {
     this.writer.drain();
   }
 
+  /**
+   * Resolves once everything appended so far is committed, as `settle()` returns, without blocking the host's thread
+   * meanwhile: for a caller that can do other work before it needs its appends on disk.
+   */
+  async committed(): Promise<void> {
+    this.flush();
+    // Inside someone else's transaction flush() hands nothing over (it retries on the next turn): wait for it.
+    while (this.pending.length > 0 && !this.disposed) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.flush();
+    }
+    await this.writer.drained();
+  }
+
   private afterAppend(durable: boolean | undefined): void {
     if (durable) {
       this.settle();

@@ -160,6 +160,23 @@ export class EventRowWriter {
     return true;
   }
 
+  /**
+   * Resolves once every batch given so far has finished, as `drain()` does, or `false` after `timeoutMs`; the host's
+   * thread goes on meanwhile. Batches given after the call are not waited for.
+   */
+  async drained(timeoutMs = 30_000): Promise<boolean> {
+    const target = this.posted;
+    const deadline = Date.now() + timeoutMs;
+    while (this.worker && Atomics.load(this.done, 0) < target) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      const waiting = Atomics.waitAsync(this.done, 0, Atomics.load(this.done, 0), Math.min(left, 100));
+      if (waiting.async) await waiting.value;
+    }
+    this.prune();
+    return true;
+  }
+
   /** Finishes every batch, then stops the worker. */
   close(): void {
     const worker = this.worker;
