@@ -1,6 +1,7 @@
 // How the host's Node code is bundled, shared by the build (scripts/build.mjs → dist/) and the TypeScript bench
 // parts (bench/lib/runTsPart.mjs), so a benchmark runs the code in the form the app ships it.
 import { build } from 'esbuild';
+import { zodEnglishOnly } from './zodEnglishOnly.mjs';
 
 // Native modules are loaded at run time from the build that matches the running process (Node or Electron).
 export const nodeExternals = ['better-sqlite3', 'node-pty', 'keytar', 'electron', 'bufferutil', 'utf-8-validate'];
@@ -27,5 +28,6 @@ export function bundleForNode({ entryPoints, outfile, outdir }) {
     sourcemap: true,
     external: nodeExternals,
     logLevel: 'warning',
+    plugins: [zodEnglishOnly],
   });
 }

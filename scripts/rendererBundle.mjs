@@ -1,6 +1,7 @@
 // How the renderer is bundled, shared by the build (scripts/build.mjs → dist/renderer) and the test that checks what
 // a production bundle leaves out (test/renderer/productionBundle.test.ts), so the test sees what `npm run dist` ships.
 import { build } from 'esbuild';
+import { zodEnglishOnly } from './zodEnglishOnly.mjs';
 import { join } from 'node:path';
 
 /**
@@ -32,5 +33,6 @@ export function bundleRenderer({ root, outdir, production, benchHooks = benchHoo
       __OMNI_BENCH_HOOKS__: JSON.stringify(benchHooks),
     },
     logLevel: 'warning',
+    plugins: [zodEnglishOnly],
   });
 }
