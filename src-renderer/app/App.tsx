@@ -1,4 +1,5 @@
 import { AgentsView } from '../features/agents/AgentsView';
+import { useAgentList } from '../features/agents/useAgentList';
 import { Attention } from '../features/attention/Attention';
 import { ReviewHost } from '../features/changes/ReviewDialog';
 import { ConnectionsView } from '../features/connections/ConnectionsView';
@@ -13,12 +14,15 @@ import { useConnection } from '../bridge/connectionStore';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { usePaletteActions } from './paletteActions';
 import { useRunEndNotifications } from './useRunEndNotifications';
+import { ViewPanel } from './ViewPanel';
 import { ViewTabs } from './ViewTabs';
 import { useView } from '../ui/viewStore';
 
 /** The window: sessions on the left, the chosen view in the middle, the host's state along the bottom. */
 export function App() {
   useSessionsSync();
+  // The installed agents, for the session view's launcher and the palette, whether or not the Agents view was opened.
+  useAgentList();
   useGlobalShortcuts();
   useRunEndNotifications();
   const view = useView((s) => s.view);
@@ -36,18 +40,18 @@ export function App() {
           <ViewTabs />
           {/* The other views' panels take focus (WAI-ARIA tab panels): a view that scrolls with nothing focusable in it
               (Connections without a keychain, any view while the host is gone) still scrolls from the keyboard. */}
-          <div className="view-panel" role="tabpanel" id="panel-session" aria-labelledby="tab-session" hidden={view !== 'session'}>
+          <ViewPanel view="session" shown={view === 'session'} focusable={false}>
             <SessionPanels />
-          </div>
-          <div className="view-panel" role="tabpanel" id="panel-agents" aria-labelledby="tab-agents" tabIndex={0} hidden={view !== 'agents'}>
+          </ViewPanel>
+          <ViewPanel view="agents" shown={view === 'agents'} focusable>
             <AgentsView />
-          </div>
-          <div className="view-panel" role="tabpanel" id="panel-ledger" aria-labelledby="tab-ledger" tabIndex={0} hidden={view !== 'ledger'}>
+          </ViewPanel>
+          <ViewPanel view="ledger" shown={view === 'ledger'} focusable>
             <LedgerView />
-          </div>
-          <div className="view-panel" role="tabpanel" id="panel-connections" aria-labelledby="tab-connections" tabIndex={0} hidden={view !== 'connections'}>
+          </ViewPanel>
+          <ViewPanel view="connections" shown={view === 'connections'} focusable>
             <ConnectionsView />
-          </div>
+          </ViewPanel>
         </main>
       </fieldset>
       <StatusBar />
