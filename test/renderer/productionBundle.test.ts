@@ -37,3 +37,11 @@ test('a production renderer bundle for users has no window.__omniTerminalStats; 
   const forBench = await appBundle(true, true);
   assert.ok(forBench.includes('__omniTerminalStats'), 'the bench production build keeps the hook (else the check above proves nothing)');
 });
+
+test("the renderer carries zod's English messages alone, not its other 63 languages", async () => {
+  const shipped = await appBundle(true, false);
+  // Words in ASCII: the minifier writes other characters as escapes.
+  assert.ok(!shipped.includes('erwartet'), "zod's German messages are in the bundle");
+  assert.ok(!shipped.includes('recibido'), "zod's Spanish messages are in the bundle");
+  assert.ok(shipped.includes('Invalid input'), "zod's English messages are missing from the bundle");
+});
