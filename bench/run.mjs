@@ -26,7 +26,8 @@ import { firstLine, fmt, MB, ratioText, round, table, verdict } from './lib/stat
 import { measureColdStart } from './parts/coldStart.mjs';
 import { measureFirstPaint } from './parts/firstPaint.mjs';
 import { measureAgents } from './parts/agents.mjs';
-import { measureAgentCards, printAgentCards } from './parts/agentCards.mjs';
+import { measureAgentCards } from './parts/agentCards.mjs';
+import { printAgentCards } from './parts/agentCardsReport.mjs';
 import { measureAcp, printAcp } from './parts/acp.mjs';
 import { measureReview, printReview } from './parts/review.mjs';
 import { measureChanges, printChanges } from './parts/changes.mjs';
@@ -49,7 +50,24 @@ const variants = new Set((process.env.BENCH_VARIANTS ?? 'shipped,dom').split(','
 const compareRoot = process.env.BENCH_COMPARE_ROOT;
 const tracing = process.env.BENCH_TRACE === '1';
 
-const GOALS = { throughputRatio: 0.9, hostReadyMs: 300, ledgerAppendRatio: 0.8, ledgerVerifyMs: 5000, agentWarmMs: 30, agentColdMs: 150, execPollMs: 1, execKillMs: 2000, sandboxOverheadMs: 25 };
+// Ratios are against a reference measured in the same run (issue 24): the host's start against a bare Node HTTP
+// server's, the page's first paints against the bare xterm.js page's first contentful paint, the run card's
+// throughput against the terminal's reference.
+const GOALS = {
+  throughputRatio: 0.9,
+  runCardFirstCharMs: 100,
+  runCardRatio: 0.9,
+  hostReadyRatio: 1.5,
+  firstPaintRatio: 1.25,
+  sessionListRatio: 1.4,
+  ledgerAppendRatio: 0.85,
+  ledgerVerifyMs: 5000,
+  agentWarmMs: 30,
+  agentColdMs: 150,
+  execPollMs: 1,
+  execKillMs: 2000,
+  sandboxOverheadMs: 25,
+};
 
 const log = (...args) => console.log(...args);
 const started = Date.now();
@@ -361,18 +379,18 @@ function printReport(r) {
   else if (r.errors.changes) log(`\n0g. Changes: not measured (${firstLine(r.errors.changes)})`);
   printExec(r.exec);
   printNativeSandbox(r.nativeSandbox);
-  printThroughput(r.throughput, r.errors.throughput, { log, goal: GOALS.throughputRatio });
+  printThroughput(r.throughput, r.errors.throughput, { log, goal: GOALS.throughputRatio, runCardGoals: { firstCharMs: GOALS.runCardFirstCharMs, ratio: GOALS.runCardRatio } });
 
   const c = r.coldStart;
   if (c) {
     log(`\n2. Host cold start to ready (median of ${c.runs}; reference: bare node http server)`);
     log(
       table(
-        ['', 'host', 'reference', 'host − ref', 'goal', ''],
+        ['', 'host', 'reference', 'host / ref', 'goal', ''],
         [
-          ['fresh home (DB created)', fmt(c.freshMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.freshMs - c.referenceMs, ' ms', 0), `≤ ${GOALS.hostReadyMs} ms`, verdict(c.freshMs <= GOALS.hostReadyMs)],
-          ['warm home', fmt(c.warmMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.warmMs - c.referenceMs, ' ms', 0), `≤ ${GOALS.hostReadyMs} ms`, verdict(c.warmMs <= GOALS.hostReadyMs)],
-          ['  of which: load CLI bundle (omni version)', fmt(c.bundleLoadMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), fmt(c.bundleLoadMs - c.referenceMs, ' ms', 0)],
+          ['fresh home (DB created)', fmt(c.freshMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), ratioText(c.freshMs / c.referenceMs), `≤ ${GOALS.hostReadyRatio}×`, verdict(c.freshMs <= GOALS.hostReadyRatio * c.referenceMs)],
+          ['warm home', fmt(c.warmMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), ratioText(c.warmMs / c.referenceMs), `≤ ${GOALS.hostReadyRatio}×`, verdict(c.warmMs <= GOALS.hostReadyRatio * c.referenceMs)],
+          ['  of which: load CLI bundle (omni version)', fmt(c.bundleLoadMs, ' ms', 0), fmt(c.referenceMs, ' ms', 0), ratioText(c.bundleLoadMs / c.referenceMs), '', ''],
         ],
       ),
     );
@@ -383,14 +401,16 @@ function printReport(r) {
     log(`\n3. UI first paint, from navigation (median of ${p.runs}, HTTP cache disabled; reference: bare xterm.js page)`);
     const ref = p.reference.fcpMs;
     const rows = [];
+    // The goals are the production build's (what users get); the development build's rows are for comparison.
+    const goal = (app, ms, ratio) => (app.name === 'production build' ? [`≤ ${ratio}×`, verdict(ms <= ratio * ref)] : ['', '']);
     for (const app of p.apps) {
-      rows.push([`${app.name}, ${fmt(app.bundleBytes / 1024, ' KB', 0)} JS+CSS`, '', '', '']);
-      rows.push(['  scripts downloaded', fmt(app.scriptsLoadedMs, ' ms', 0), fmt(p.reference.scriptsLoadedMs, ' ms', 0), fmt(app.scriptsLoadedMs - p.reference.scriptsLoadedMs, ' ms', 0)]);
-      rows.push(['  first contentful paint', fmt(app.fcpMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.fcpMs - ref, ' ms', 0)]);
-      rows.push(['  sidebar painted', fmt(app.sidebarMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.sidebarMs - ref, ' ms', 0)]);
-      rows.push(['  session list painted (after RPC)', fmt(app.sessionListMs, ' ms', 0), fmt(ref, ' ms', 0), fmt(app.sessionListMs - ref, ' ms', 0)]);
+      rows.push([`${app.name}, ${fmt(app.bundleBytes / 1024, ' KB', 0)} JS+CSS`, '', '', '', '', '']);
+      rows.push(['  scripts downloaded', fmt(app.scriptsLoadedMs, ' ms', 0), fmt(p.reference.scriptsLoadedMs, ' ms', 0), ratioText(app.scriptsLoadedMs / p.reference.scriptsLoadedMs), '', '']);
+      rows.push(['  first contentful paint', fmt(app.fcpMs, ' ms', 0), fmt(ref, ' ms', 0), ratioText(app.fcpMs / ref), ...goal(app, app.fcpMs, GOALS.firstPaintRatio)]);
+      rows.push(['  sidebar painted', fmt(app.sidebarMs, ' ms', 0), fmt(ref, ' ms', 0), ratioText(app.sidebarMs / ref), '', '']);
+      rows.push(['  session list painted (after RPC)', fmt(app.sessionListMs, ' ms', 0), fmt(ref, ' ms', 0), ratioText(app.sessionListMs / ref), ...goal(app, app.sessionListMs, GOALS.sessionListRatio)]);
     }
-    log(table(['', 'app', 'reference', 'app − ref'], rows));
+    log(table(['', 'app', 'reference', 'app / ref', 'goal', ''], rows));
   } else log(`\n3. UI first paint: not measured (${firstLine(r.errors.firstPaint)})`);
   if (r.hostProfile?.groups) {
     const h = r.hostProfile;

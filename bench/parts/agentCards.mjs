@@ -10,7 +10,7 @@
 // (agentCardsReference.mjs: what this machine and this Chromium give for it at best, under the same load), and the
 // animation frames of the idle page.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium, readStat } from '../lib/chromium.mjs';
 import { removeDir, tempDir } from '../lib/cleanup.mjs';
@@ -18,11 +18,15 @@ import { HostRpc, startHost } from '../lib/host.mjs';
 import { productionBuild } from '../lib/productionBuild.mjs';
 import { fetchBundle, summariseProfile } from '../lib/profile.mjs';
 import { startTrace, stopTrace, summariseTrace } from '../lib/trace.mjs';
-import { fmt, median, table } from '../lib/stats.mjs';
+import { fmt, median } from '../lib/stats.mjs';
 import { startFloodReference } from './agentCardsReference.mjs';
 import { FLOOD_AGENT, FLOOD_CARD, FLOOD_TEXT, installCardAgents, MILLION_AGENT, MILLION_CARD, MILLION_LINES, parseFloodLine } from './agentCardAgents.mjs';
 
-export const AGENT_CARD_GOALS = { floodChunksPerSec: 10_000, floodP95Ms: 100, floodFps: 50, scrollFps: 50 };
+/**
+ * The flood's latency goal is relative: p95 within `floodP95RefRatio` of the bare page's p95 in the same run (issue 24),
+ * and never over `floodP95Ms`; its frames at least `floodFps` (the idle page draws 60).
+ */
+export const AGENT_CARD_GOALS = { floodChunksPerSec: 10_000, floodP95Ms: 100, floodP95RefRatio: 1.5, floodFps: 58, scrollFps: 50 };
 
 const FLOOD_RATE = Number(process.env.BENCH_FLOOD_RATE ?? AGENT_CARD_GOALS.floodChunksPerSec);
 const FLOOD_SECONDS = Number(process.env.BENCH_FLOOD_SECONDS ?? 5);
@@ -487,38 +491,5 @@ export async function measureAgentCards({ root, prodRoot, log }) {
     rpc?.close();
     await host?.stop();
     for (const dir of dirs) removeDir(dir);
-  }
-}
-
-const verdict = (ok) => (ok === undefined ? '' : ok ? 'met' : 'NOT MET');
-
-export function printAgentCards(r, log) {
-  const { flood: f, million: m } = r;
-  const g = AGENT_CARD_GOALS;
-  const reference = f ? `; references: the same flood into a bare page over a raw WebSocket, and the idle page's ${fmt(f.median.idleFps)} fps` : '';
-  log(`\n0c. Agent output cards (production build, real host, WASM agent${reference})`);
-  const floodRows = f
-    ? [
-        [`flood: ${f.chunks} one-line chunks (median of ${f.runs} runs), agent emitted`, fmt(f.median.emittedPerSec, ' /s', 0), `${g.floodChunksPerSec} /s`, verdict(f.median.emittedPerSec >= 0.97 * g.floodChunksPerSec)],
-        ['  reached the DOM', fmt(f.median.domPerSec, ' /s', 0), `${g.floodChunksPerSec} /s`, verdict(f.median.domPerSec >= 0.97 * g.floodChunksPerSec)],
-        ['  emit → DOM latency p50', `${fmt(f.median.p50Ms, ' ms')} (reference ${fmt(f.reference.p50Ms, ' ms')})`, '', ''],
-        ['  emit → DOM latency p95', `${fmt(f.median.p95Ms, ' ms')} (reference ${fmt(f.reference.p95Ms, ' ms')})`, `< ${g.floodP95Ms} ms`, verdict(f.median.p95Ms < g.floodP95Ms)],
-        ['  frames during the flood', `${fmt(f.median.fps)} fps (reference ${fmt(f.reference.fps)} fps)`, `≥ ${g.floodFps} fps`, verdict(f.median.fps >= g.floodFps)],
-        ['  each run: p95 latency / fps / load average', f.all.map((r) => `${fmt(r.latencyMs.p95, '', 0)} ms / ${fmt(r.fps, '', 0)} / ${fmt(r.loadAverage)}`).join(', '), '', ''],
-      ]
-    : [];
-  const millionRows = m
-    ? [
-        [`million-line card: streamed in`, fmt(m.streamMs / 1000, ' s', 2), '', ''],
-        ['  opened again (page load → all lines)', fmt(m.openMs / 1000, ' s', 2), '', ''],
-        ['  top → bottom: last row shown', fmt(m.bottomMs, ' ms'), '', ''],
-        [`  random jumps → rows shown (p95 of ${m.jumps.count})`, fmt(m.jumps.p95Ms, ' ms'), '', ''],
-        ['  wheel scrolling', `${fmt(m.wheel.frames.fps)} fps, p95 frame ${fmt(m.wheel.frames.p95Ms, ' ms')}`, `≥ ${g.scrollFps} fps`, verdict(m.wheel.frames.fps >= g.scrollFps)],
-      ]
-    : [];
-  log(table(['', 'figure', 'goal', ''], [...floodRows, ...millionRows]));
-  const busiest = Math.max(...(f?.all ?? []).map((run) => run.loadAverage));
-  if (busiest > cpus().length) {
-    log(`  note: the machine was busy with other work (load average up to ${fmt(busiest)} on ${cpus().length} cores): the flood's frames and latency show that more than this code`);
   }
 }

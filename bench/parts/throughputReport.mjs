@@ -1,8 +1,11 @@
 // Prints the terminal throughput part of `npm run bench` (throughputRounds.mjs measures it).
 import { firstLine, fmt, MB, median, ratioText, table, verdict } from '../lib/stats.mjs';
 
-/** t: the part's result (or undefined with `error`); goal: the ratio the terminal card must reach. */
-export function printThroughput(t, error, { log, goal }) {
+/**
+ * t: the part's result (or undefined with `error`); goal: the ratio the terminal card must reach; runCardGoals: the
+ * run card's first character after spawn (`firstCharMs`) and its throughput against the reference (`ratio`).
+ */
+export function printThroughput(t, error, { log, goal, runCardGoals }) {
   if (!t) {
     log(`\n1. Terminal throughput: not measured (${firstLine(error)})`);
     return;
@@ -41,12 +44,12 @@ export function printThroughput(t, error, { log, goal }) {
     `  the reference is the goal's: the same \`cat\` in a node-pty, its output sent on by a bare Node server (self-timed in its page: ${fmt(t.referenceSelfTimedMbPerSec)} MB/s); ` +
       `against the memory-fed ceiling the reference reaches ${ratioText(t.referenceCeilingRatio)} and the terminal card ${ratioText(t.ceilingRatio)} (the PTY's own cost is in both)`,
   );
-  printRunCard(t, log);
+  printRunCard(t, log, runCardGoals);
   printDiagnostics(t.diagnostics, log);
 }
 
 /** The PTY run → run card figure, as lines under the terminal table (whose rows other tooling reads as they are). */
-function printRunCard(t, log) {
+function printRunCard(t, log, goals) {
   const runs = t.runs.runCard ?? [];
   if (runs.length === 0) return;
   const measured = runs.filter((x) => Number.isFinite(x.mbPerSec));
@@ -59,6 +62,10 @@ function printRunCard(t, log) {
   if (measured.length === 0) {
     log(`    not measured: ${firstLine(runs[0].error)}`);
     return;
+  }
+  if (goals) {
+    log(`    goal: first character ≤ ${goals.firstCharMs} ms after spawn: ${fmt(t.runCardFirstByteMs, ' ms', 0)}, ${verdict(t.runCardFirstByteMs <= goals.firstCharMs)}`);
+    log(`    goal: throughput ≥ ${goals.ratio.toFixed(2)}× the reference: ${ratioText(t.runCardRatio)}, ${verdict(t.runCardRatio >= goals.ratio)}`);
   }
   if (t.compare?.runCardRatio !== undefined) {
     const other = t.runs.compareRunCard ?? [];
