@@ -29,12 +29,17 @@ export class RunScreenController implements Disposable {
   private lastSeq = 0;
   private complete = false;
 
+  /** Follows the run over `client` from the start (see attach); null: once a connection is attached. */
   constructor(
     private readonly runId: string,
     private readonly pty: boolean,
     container: HTMLElement,
     private readonly events: RunScreenEvents,
+    client: OmniClient | null = null,
   ) {
+    // Subscribed before the screen is made: setting up xterm takes tens of ms, during which the host already reads
+    // the run's first items. None can arrive before this constructor returns (they come in a later task).
+    this.attach(client);
     this.screen = new XtermScreen(runId, container, {
       onFindRequested: () => events.onFindRequested(),
       // A pipe gives bare "\n" line ends; a PTY already sends "\r\n".
@@ -50,8 +55,12 @@ export class RunScreenController implements Disposable {
     return this.screen.search;
   }
 
-  /** Binds to a connection (or to none while reconnecting) and follows the run's items from where the screen is. */
+  /**
+   * Binds to a connection (or to none while reconnecting) and follows the run's items from where the screen is. The
+   * connection it already follows is left as it is.
+   */
   attach(client: OmniClient | null): void {
+    if (client !== null && client === this.client && this.items !== null) return;
     this.items?.dispose();
     this.items = null;
     this.client = client;

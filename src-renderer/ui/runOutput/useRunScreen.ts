@@ -10,8 +10,8 @@ import { RunScreenController, type RunScreenEvents } from './runScreenController
 export function useRunScreen(runId: string, pty: boolean | undefined, screenRef: RefObject<HTMLDivElement | null>, events: RunScreenEvents, reset?: () => void): RunScreenController | null {
   const client = useConnection((s) => s.client);
   const [controller, setController] = useState<RunScreenController | null>(null);
-  const latest = useRef({ events, reset });
-  latest.current = { events, reset };
+  const latest = useRef({ events, reset, client });
+  latest.current = { events, reset, client };
 
   useEffect(() => {
     if (pty === undefined) return;
@@ -21,7 +21,7 @@ export function useRunScreen(runId: string, pty: boolean | undefined, screenRef:
       onComplete: () => latest.current.events.onComplete(),
       onProblem: (message) => latest.current.events.onProblem(message),
       onFindRequested: () => latest.current.events.onFindRequested(),
-    });
+    }, latest.current.client);
     setController(created);
     return () => {
       created.dispose();
@@ -29,6 +29,7 @@ export function useRunScreen(runId: string, pty: boolean | undefined, screenRef:
     };
   }, [runId, pty, screenRef]);
 
+  // A later connection (after a reconnection); the one current at creation is attached already.
   useEffect(() => {
     controller?.attach(client);
   }, [controller, client]);

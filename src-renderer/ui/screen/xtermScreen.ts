@@ -11,6 +11,7 @@ import { openScreenRoot } from './screenRoot';
 import { currentTerminalTheme, onColorSchemeChange } from './terminalTheme';
 import { forgetTerminalStats, terminalStats } from './terminalStats';
 import { enableWebglRenderer } from './webglRenderer';
+import { writeSlices } from './writeSlices';
 
 /**
  * Credit granted to a stream that feeds a screen, in characters; the host pauses the producer while this much is
@@ -98,9 +99,13 @@ export class XtermScreen implements Disposable {
    */
   writeAcked(data: string, subscription: Subscription, weight = data.length): void {
     noteOutput(data.length);
-    this.term.write(data, () => {
-      subscription.ack(weight);
-      terminalStats(this.statsId).bytesParsed += data.length;
+    const pieces = writeSlices(data);
+    const last = pieces.length - 1;
+    pieces.forEach((piece, i) => {
+      this.term.write(piece, () => {
+        if (i === last) subscription.ack(weight);
+        terminalStats(this.statsId).bytesParsed += piece.length;
+      });
     });
   }
 
