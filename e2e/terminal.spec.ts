@@ -24,6 +24,22 @@ test.describe('terminal cards', () => {
     await saveScreenshot(page, 'session-terminal-dark');
   });
 
+  test('the screen warmed up out of sight after the session list loads leaves nothing behind', async ({ omni }) => {
+    const { page } = omni;
+    await expectConnected(page);
+    await createSession(page, omni.newWorkspace('warm-up'), 'Warm-up');
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByName('omni:screens-warmed').length)).toBe(1);
+    const left = await page.evaluate(() => ({
+      stats: Object.keys((window as { __omniTerminalStats?: Record<string, unknown> }).__omniTerminalStats ?? {}),
+      hiddenBoxes: [...document.body.children].filter((e) => e.getAttribute('aria-hidden') === 'true' && (e as HTMLElement).style.visibility === 'hidden').length,
+    }));
+    expect(left).toEqual({ stats: [], hiddenBoxes: 0 });
+    // The first terminal works as any other.
+    const card = await openTerminal(page);
+    await runInTerminal(page, card, 'echo after-warm-up');
+    await expect.poll(() => terminalText(card)).toMatch(/^after-warm-up$/m);
+  });
+
   test('output in UTF-8 beyond ASCII (accents, CJK, emoji) shows as the program wrote it', async ({ omni }) => {
     const { page } = omni;
     await expectConnected(page);

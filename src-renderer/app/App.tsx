@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { AgentsView } from '../features/agents/AgentsView';
 import { useAgentList } from '../features/agents/useAgentList';
 import { Attention } from '../features/attention/Attention';
@@ -17,6 +18,8 @@ import { useRunEndNotifications } from './useRunEndNotifications';
 import { ViewPanel } from './ViewPanel';
 import { ViewTabs } from './ViewTabs';
 import { useView } from '../ui/viewStore';
+import { useSessions } from '../ui/sessionsStore';
+import { warmUpScreensWhenIdle } from '../ui/screen/warmUpScreens';
 
 /** The window: sessions on the left, the chosen view in the middle, the host's state along the bottom. */
 export function App() {
@@ -26,6 +29,11 @@ export function App() {
   useGlobalShortcuts();
   useRunEndNotifications();
   const view = useView((s) => s.view);
+  // Once the session list is on screen, the first terminal or run card's one-time costs are paid while nobody waits.
+  const sessionsLoaded = useSessions((s) => s.loaded);
+  useEffect(() => {
+    if (sessionsLoaded) warmUpScreensWhenIdle();
+  }, [sessionsLoaded]);
   const paletteActions = usePaletteActions();
   // A host that was connected and is gone: every control is off until it is back (nothing could reach it).
   const hostDown = useConnection((s) => s.status === 'reconnecting');
