@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -105,6 +105,17 @@ describe('native sandbox: staged writes', () => {
     assert.equal(result.commitError, null);
     assert.equal(result.output, 'kept');
     assert.deepEqual(snapshot(workspace), original);
+  });
+
+  it("the staged workspace's root keeps the workspace's own mode, and a run writes and commits under it", async () => {
+    for (const mode of [0o750, 0o711, 0o2775]) {
+      chmodSync(workspace, mode);
+      const result = await runSandboxed(sandbox, shPolicy(workspace, `stat -c %a .; echo ${mode.toString(8)} > mode-${mode.toString(8)}.txt`, { stageWrites: true }));
+      assert.equal(result.code, 0, result.output);
+      assert.equal(result.output.trim(), mode.toString(8), 'the root the run sees');
+      assert.equal(readFileSync(join(workspace, `mode-${mode.toString(8)}.txt`), 'utf8'), `${mode.toString(8)}\n`);
+      assert.equal(lstatSync(workspace).mode & 0o7777, mode, 'the workspace root itself unchanged by the commit');
+    }
   });
 
   it('a run staged in a subdirectory cwd sees and commits relative to it', async () => {
