@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import * as keytar from 'keytar';
 import { KEYCHAIN_SERVICE, type Keychain } from '../../src-main/node/vault/keychain';
 import { openKeychain } from '../../src-main/node/vault/keytarKeychain';
 import { Secret } from '../../src-main/node/vault/secret';
@@ -92,17 +91,21 @@ if (needsPrivateKeyring) {
   });
 
   /**
-   * Every entry of the service. Other test files use the same keychain at the same time when the suite runs in one
-   * keyring: an entry another file deletes between the listing and the read of its secret fails the whole listing
-   * ("No such secret item"), so that one failure is retried.
+   * The service's accounts that start with `prefix`. keytar lists accounts only together with their secrets, and
+   * other test files use the same keychain at the same time when the suite runs in one keyring: an entry another file
+   * deletes between the listing and the read of its secret gives libsecret no value, which keytar answers with "No
+   * such secret item" or, seen in CI, a crash (SIGSEGV). So the listing runs in a child process that prints the
+   * matching names only (never a secret), and a listing that lost that race is tried again.
    */
-  async function listService(): Promise<{ account: string }[]> {
+  function accountsStartingWith(prefix: string): string[] {
+    const script = `require(${JSON.stringify(require.resolve('keytar'))}).findCredentials(${JSON.stringify(KEYCHAIN_SERVICE)}).then(
+      (all) => process.stdout.write(JSON.stringify(all.map((c) => c.account).filter((a) => a.startsWith(${JSON.stringify(prefix)})))),
+      (error) => { process.stderr.write(String(error)); process.exitCode = 3; })`;
     for (let attempt = 1; ; attempt++) {
-      try {
-        return await keytar.findCredentials(KEYCHAIN_SERVICE);
-      } catch (e) {
-        if (attempt >= 5 || !/No such secret item/.test(String(e))) throw e;
-      }
+      const listed = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+      if (listed.status === 0) return JSON.parse(listed.stdout) as string[];
+      const lostTheRace = listed.signal !== null || /No such secret item/.test(listed.stderr);
+      if (attempt >= 5 || !lostTheRace) throw new Error(`listing the keychain failed (${listed.signal ?? `exit ${listed.status}`}): ${listed.stderr.trim()}`);
     }
   }
 
@@ -110,8 +113,6 @@ if (needsPrivateKeyring) {
     await openKeychain();
     await openKeychain();
     // Probe accounts are unique per call (and carry the pid); listing the service is the only way to see leftovers.
-    const credentials = await listService();
-    const leftovers = credentials.filter((c) => c.account.startsWith(`.probe/${process.pid}/`)).map((c) => c.account);
-    assert.deepEqual(leftovers, []);
+    assert.deepEqual(accountsStartingWith(`.probe/${process.pid}/`), []);
   });
 }
