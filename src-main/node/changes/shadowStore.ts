@@ -52,7 +52,6 @@ const lastSnapshots = new Map<string, { tree: string; skipped: SkippedFile[]; fi
 /** Per store, the fingerprint of its last snapshot while it is being recorded. */
 const fingerprinting = new Map<string, Promise<void>>();
 
-
 /**
  * The shadow git store of one workspace (docs/changes.md): snapshots of the workspace's files as git trees, kept
  * under the app home, never in the user's own repository. A snapshot is a tree id; no commit or ref points at it, the
